@@ -19,7 +19,7 @@ from .rules import Rules, get_rules
 from .solver import Solution, solve
 from .states import StateSpace
 
-FORMAT = 1
+FORMAT = 2  # 2: values then second moments of the reachable states
 
 
 class CacheError(ValueError):
@@ -40,10 +40,12 @@ def _checksum(values: np.ndarray) -> str:
 
 
 def save(solution: Solution, path: str | Path) -> Path:
-    """Write the reachable state values (a few MB) with what identifies them."""
+    """Write the reachable states' values and second moments (a few MB) with what identifies them."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    reachable = solution.values[solution.space.reachable]
+    keep = solution.space.reachable
+    second = solution.second[keep] if solution.second is not None else np.zeros(0)
+    reachable = np.concatenate([solution.values[keep], second])
     tmp = path.with_suffix(".tmp.npz")
     np.savez_compressed(tmp, values=reachable, rules=solution.rules.name, version=__version__,
                         format=FORMAT, checksum=_checksum(reachable), seconds=solution.seconds)
@@ -65,11 +67,16 @@ def load(path: str | Path, rules: str | Rules) -> Solution:
         raise CacheError(f"{path} was written by version {fields['version']}, this is {__version__}")
     reachable = fields["values"]
     space = StateSpace(rules)
-    if reachable.shape != (int(space.reachable.sum()),) or _checksum(reachable) != str(fields["checksum"]):
+    n = int(space.reachable.sum())
+    if reachable.shape not in ((n,), (2 * n,)) or _checksum(reachable) != str(fields["checksum"]):
         raise CacheError(f"{path} is damaged (checksum or size mismatch)")
     values = np.zeros(space.size)
-    values[space.reachable] = reachable
-    return Solution(rules, values, float(fields["seconds"]))
+    values[space.reachable] = reachable[:n]
+    second = None
+    if len(reachable) == 2 * n:
+        second = np.zeros(space.size)
+        second[space.reachable] = reachable[n:]
+    return Solution(rules, values, float(fields["seconds"]), second)
 
 
 def get_solution(rules: str | Rules, use_cache: bool = True, progress: bool = True) -> Solution:

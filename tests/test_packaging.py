@@ -1,0 +1,77 @@
+"""pip and conda installs get the same packages, and CI runs the test command the README names."""
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(.*)$")
+
+
+def requirement(text: str) -> tuple[str, str]:
+    """("name", "specifier") with the name normalized as pip does (case, '_' and '.' -> '-')."""
+    name, spec = SPEC.match(text.strip()).groups()
+    return re.sub(r"[-_.]+", "-", name).lower(), spec.replace(" ", "")
+
+
+def pyproject_requirements() -> set[tuple[str, str]]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    lists = [project["dependencies"], *project.get("optional-dependencies", {}).values()]
+    reqs = {requirement(r) for deps in lists for r in deps}
+    return reqs | {("python", project["requires-python"].replace(" ", ""))}
+
+
+def conda_requirements() -> set[tuple[str, str]]:
+    """The top-level `- name spec` items under `dependencies:`; the nested pip list is skipped."""
+    reqs, inside = set(), False
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        text = line.split("#")[0].rstrip()
+        if not text:
+            continue
+        if not line.startswith(" "):             # a top-level key
+            inside = text.startswith("dependencies:")
+        elif inside and re.match(r"^  - ", text):  # a direct item, not the nested pip entries
+            item = text[4:].strip()
+            if item not in ("pip", "pip:"):
+                reqs.add(requirement(item))
+    return reqs
+
+
+def test_environment_parser_reads_every_item():
+    reqs = dict(conda_requirements())
+    assert reqs["numpy"] == ">=1.26" and reqs["python"] == ">=3.11"
+    assert "e" not in reqs and "-e" not in reqs       # `- -e .` belongs to the pip list
+
+
+def test_pyproject_and_environment_agree():
+    pip, conda = pyproject_requirements(), conda_requirements()
+    assert pip == conda, f"only in pyproject.toml: {sorted(pip - conda)}; " \
+                         f"only in environment.yml: {sorted(conda - pip)}"
+
+
+def test_environment_installs_the_package_itself():
+    assert re.search(r"^\s+- -e \.\s*$", (ROOT / "environment.yml").read_text(), re.M)
+
+
+def commands(text: str) -> list[str]:
+    """Shell lines that do something: no comments, shebang, `set` or `cd`."""
+    lines = [line.strip().removeprefix("$ ") for line in text.splitlines()]
+    return [c for c in lines if c and not c.startswith(("#", "set ", "cd "))]
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = ROOT / "README.md"
+    if not readme.exists():
+        pytest.skip("README.md not written yet; it must show `bash scripts/test.sh` as the "
+                    "test command")
+    ci = commands((ROOT / ".ci" / "run").read_text())
+    assert len(ci) == 1, f".ci/run should run exactly one command, found {ci}"
+    assert ci[0] in commands(readme.read_text()), f"README.md never shows `{ci[0]}`"
+    script = re.fullmatch(r"bash (\S+)", ci[0])
+    assert script and (ROOT / script.group(1)).is_file(), f"{ci[0]} does not name a script"
+
+
+def test_test_script_installs_dev_extra_and_runs_pytest():
+    script = (ROOT / "scripts" / "test.sh").read_text()
+    assert '".[dev]"' in script and "-m pytest" in script

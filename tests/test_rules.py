@@ -1,0 +1,113 @@
+"""Scoring by hand examples, and properties every box of every built-in rule set must keep."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from yatzy_core.rules import get_rules, rule_names
+
+YATZY, YAHTZEE, THESIS = get_rules("yatzy"), get_rules("yahtzee"), get_rules("yatzy-thesis")
+
+HAND = [  # (rules, box, dice, score)
+    (YATZY, "two_pairs", [1, 2, 2, 4, 4], 12),
+    (YATZY, "two_pairs", [1, 2, 2, 2, 2], 0),       # four alike is one pair, not two
+    (YATZY, "two_pairs", [3, 3, 3, 6, 6], 18),
+    (YATZY, "full_house", [5, 5, 6, 6, 6], 28),
+    (YATZY, "full_house", [6, 6, 6, 6, 6], 0),      # five alike is not three plus two
+    (YATZY, "one_pair", [3, 3, 5, 5, 6], 10),       # the higher pair
+    (YATZY, "three_of_a_kind", [2, 4, 4, 4, 4], 12),
+    (YATZY, "four_of_a_kind", [2, 4, 4, 4, 4], 16),
+    (YATZY, "four_of_a_kind", [2, 2, 4, 4, 4], 0),
+    (YATZY, "small_straight", [1, 2, 3, 4, 5], 15),
+    (YATZY, "small_straight", [2, 3, 4, 5, 6], 0),
+    (YATZY, "large_straight", [2, 3, 4, 5, 6], 20),
+    (YATZY, "large_straight", [1, 2, 3, 4, 5], 0),
+    (YATZY, "yatzy", [4, 4, 4, 4, 4], 50),
+    (YATZY, "yatzy", [4, 4, 4, 4, 3], 0),
+    (YAHTZEE, "three_of_a_kind", [3, 3, 3, 4, 5], 18),
+    (YAHTZEE, "four_of_a_kind", [3, 3, 3, 4, 5], 0),
+    (YAHTZEE, "four_of_a_kind", [6, 6, 6, 6, 2], 26),
+    (YAHTZEE, "full_house", [2, 2, 3, 3, 3], 25),
+    (YAHTZEE, "full_house", [2, 2, 3, 3, 4], 0),
+    (YAHTZEE, "small_straight", [1, 2, 3, 4, 6], 30),
+    (YAHTZEE, "small_straight", [3, 4, 5, 6, 6], 30),
+    (YAHTZEE, "small_straight", [1, 2, 3, 5, 6], 0),
+    (YAHTZEE, "large_straight", [1, 2, 3, 4, 6], 0),
+    (YAHTZEE, "large_straight", [5, 3, 4, 2, 6], 40),
+    (YAHTZEE, "yahtzee", [2, 2, 2, 2, 2], 50),
+    (YAHTZEE, "chance", [1, 3, 3, 5, 6], 18),
+    (THESIS, "two_pairs", [1, 2, 2, 4, 5], 4),      # the thesis variant scores a single pair
+    (YATZY, "two_pairs", [1, 2, 2, 4, 5], 0),
+    (THESIS, "two_pairs", [1, 2, 2, 4, 4], 12),
+]
+
+
+@pytest.mark.parametrize("rules, box, dice, score", HAND, ids=lambda v: getattr(v, "name", None))
+def test_hand_examples(rules, box, dice, score):
+    assert rules.score(box, dice) == score
+
+
+RULES = [get_rules(name) for name in rule_names()]
+DICE = st.lists(st.integers(1, 6), min_size=5, max_size=5)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(dice=DICE, data=st.data())
+def test_order_never_matters(dice, data):
+    shuffled = data.draw(st.permutations(dice))
+    for rules in RULES:
+        for box in rules.box_names:
+            assert rules.score(box, dice) == rules.score(box, shuffled)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(dice=DICE)
+def test_chance_upper_and_bounds(dice):
+    for rules in RULES:
+        assert rules.score("chance", dice) == sum(dice)
+        for box in rules.boxes:
+            score = rules.score(box.name, dice)
+            assert 0 <= score <= box.max_score, (rules.name, box.name, dice)
+            if box.face is not None:
+                assert score == box.face * dice.count(box.face)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
+def test_max_score_is_the_best_roll(rules):
+    """Exhaustive over the 252 rolls: max_score is reached and never passed."""
+    table = rules.score_table
+    assert table.shape == (252, rules.n_boxes)
+    assert table.min() == 0
+    assert list(table.max(axis=0)) == [b.max_score for b in rules.boxes]
+
+
+def test_score_table_matches_score():
+    for rules in RULES:
+        for r, counts in enumerate(rules.dice.rolls):
+            dice = [f for f, c in enumerate(counts, 1) for _ in range(c)]
+            assert [rules.score(b, dice) for b in rules.box_names] == list(rules.score_table[r])
+
+
+def test_box_counts():
+    assert [r.n_boxes for r in RULES] == [13, 13, 13, 15, 15]
+    assert np.array_equal(YATZY.upper_faces[:6], np.arange(1, 7))
+
+
+def test_unknown_rules_lists_valid_names():
+    with pytest.raises(ValueError) as err:
+        get_rules("kniffel")
+    assert "kniffel" in str(err.value)
+    for name in rule_names():
+        assert name in str(err.value)
+
+
+def test_unknown_box_lists_boxes():
+    with pytest.raises(ValueError) as err:
+        YATZY.score("yahtzee", [1, 1, 1, 1, 1])
+    assert "'yahtzee'" in str(err.value) and "two_pairs" in str(err.value)
+
+
+def test_bad_dice_raise():
+    with pytest.raises(ValueError, match="expected 5 dice"):
+        YAHTZEE.score("chance", [1, 2, 3])
+    with pytest.raises(ValueError, match=r"\[9\]"):
+        YAHTZEE.score("chance", [1, 2, 3, 4, 9])
