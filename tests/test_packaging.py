@@ -56,7 +56,7 @@ def test_environment_installs_the_package_itself():
 
 def commands(text: str) -> list[str]:
     """Shell lines that do something: no comments, shebang, `set` or `cd`."""
-    lines = [line.strip().removeprefix("$ ") for line in text.splitlines()]
+    lines = [re.sub(r"\s+#.*$", "", line.strip().removeprefix("$ ")) for line in text.splitlines()]
     return [c for c in lines if c and not c.startswith(("#", "set ", "cd "))]
 
 

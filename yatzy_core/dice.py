@@ -160,7 +160,8 @@ class DiceSpace:
         dice = list(dice)
         if len(dice) != self.n_dice:
             raise ValueError(f"expected {self.n_dice} dice, got {len(dice)}: {dice}")
-        bad = [d for d in dice if not isinstance(d, (int, np.integer)) or not 1 <= d <= self.faces]
+        bad = [d for d in dice if isinstance(d, bool) or not isinstance(d, (int, np.integer))
+               or not 1 <= d <= self.faces]
         if bad:
             raise ValueError(f"dice must be whole numbers 1..{self.faces}, got {bad} in {dice}")
         return counts_of(dice, self.faces)

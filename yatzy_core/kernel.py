@@ -195,7 +195,7 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
                         j = _idx(nm, nu, y, p)
                     else:
                         g = score[r, b]
-                        if joker_mode == 1 or (joker_mode == 2 and matching >= 0 and not matching_open):
+                        if joker_mode == 1 or (joker_mode == 2 and not matching_open):
                             g = joker[r, b]
                         j = _idx(nm, u, y, p)
                     g += bonus
