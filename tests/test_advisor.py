@@ -145,7 +145,7 @@ def test_make_reads_names_and_strings():
     (dict(dice="11117"), r"dice must be whole numbers 1..6, got \[7\]"),
     (dict(dice="1111x"), "cannot read dice '1111x'"),
     (dict(used={"ones", "fullhouse"}), "unknown box 'fullhouse'.*boxes are: ones, twos"),
-    (dict(used={"ones"}, upper_total=2), r"upper total 2 cannot be made .*\(ones\)"),
+    (dict(used={"twos", "sixes"}, upper_total=3), r"upper total 3 cannot be made .*\(twos, sixes\)"),
     (dict(upper_total=5), r"upper total 5 cannot be made .*\(none\)"),
     (dict(upper_total=-3, used={"ones"}), "upper total -3"),
     (dict(rolls_left=3), "rolls_left counts the rerolls still allowed: 0..2, got 3"),

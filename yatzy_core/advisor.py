@@ -89,10 +89,12 @@ class Position:
     yahtzee_bonus: bool = False
 
     @classmethod
-    def make(cls, rules: str | Rules, used=(), upper_total: int = 0, dice=(), rolls_left: int = 2,
+    def make(cls, rules: str | Rules, used=(), upper_total: int = 0, dice=(), rolls_left: int | None = None,
              yahtzee_bonus: bool = False) -> "Position":
-        """A Position from readable parts: rules by name, box names, dice as a list or "11112"."""
+        """A Position from readable parts: rules by name, box names, dice as a list or "11112";
+        rolls_left defaults to all the rerolls of a turn (right after its first roll)."""
         rules = get_rules(rules)
+        rolls_left = rules.rolls_per_turn - 1 if rolls_left is None else rolls_left
         return cls(rules, _parse_used(used), upper_total, parse_dice(dice, rules.faces),
                    rolls_left, bool(yahtzee_bonus))
 
@@ -111,14 +113,16 @@ class Position:
             upper_used = [b.name for b in rules.boxes if b.is_upper and b.name in self.used]
             raise ValueError(f"upper total {self.upper_total} cannot be made with the used upper "
                              f"boxes ({', '.join(upper_used) or 'none'})")
-        if not isinstance(self.rolls_left, (int, np.integer)) or not 0 <= self.rolls_left < rules.rolls_per_turn:
-            raise ValueError(f"rolls_left counts the rerolls still allowed: 0..{rules.rolls_per_turn - 1}, "
+        last = rules.rolls_per_turn - 1
+        if not isinstance(self.rolls_left, (int, np.integer)) or not 0 <= self.rolls_left <= last:
+            raise ValueError(f"rolls_left counts the rerolls still allowed: 0..{last}, "
                              f"got {self.rolls_left!r}")
         if self.yahtzee_bonus:
             if not rules.tracks_yahtzee_bonus:
                 raise ValueError(f"rules {rules.name!r} have no Yahtzee bonus to flag")
             if rules.yahtzee_box not in self.used:
-                raise ValueError(f"the Yahtzee bonus flag needs the {rules.yahtzee_box!r} box used (holding 50)")
+                raise ValueError(f"the Yahtzee bonus flag needs the {rules.yahtzee_box!r} box used "
+                                 "(holding 50)")
 
     # -- what the solver's tables are indexed by
     @property
@@ -169,7 +173,9 @@ class Position:
         if any(c > have for c, have in zip(counts_of(kept, self.rules.faces), self.counts)):
             raise ValueError(f"cannot keep {list(kept)}: the dice are {list(self.dice)}")
         free = self.rules.n_dice - len(kept)
-        rolled = _draw(free, self.rules.faces, rng) if rolled is None else parse_dice(rolled, self.rules.faces)
+        if rolled is None:
+            rolled = _draw(free, self.rules.faces, rng)
+        rolled = parse_dice(rolled, self.rules.faces)
         if len(rolled) != free:
             raise ValueError(f"keeping {len(kept)} dice rerolls {free}, got {len(rolled)} new dice")
         return Position(self.rules, self.used, self.upper_total, kept + rolled, self.rolls_left - 1,
@@ -238,7 +244,8 @@ def _solution_for(rules: Rules, solution: Solution | None) -> Solution:
     if solution is None:
         return get_solution(rules)
     if solution.rules != rules:
-        raise ValueError(f"the solution is for rules {solution.rules.name!r}, the position for {rules.name!r}")
+        raise ValueError(f"the solution is for rules {solution.rules.name!r}, "
+                         f"the position for {rules.name!r}")
     return solution
 
 

@@ -15,6 +15,7 @@ from numba import njit, prange
 from .rules import Rules
 from .states import StateSpace
 
+LANES = 8  # states advanced together by the kernel's innermost loops
 JOKER_MODES = {"none": 0, "forced": 1, "free": 2}
 
 
@@ -95,145 +96,225 @@ def _turn_block(states, values, second, want, mean_out, second_out, score, joker
 @njit(cache=True)
 def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker, face_of_box,
                 counts, kind_face, add_die, remove_die, level_start, p):
+    """States in groups of LANES: the innermost loops run across the group, which the compiler
+    turns into SIMD instructions; consecutive states mostly share their used boxes."""
     n_rolls, n_boxes = score.shape
     n_keepers = add_die.shape[0]
-    yi, y_bonus, joker_mode, tracks_flag = p[5], p[6], p[7], p[8]
+    yi, tracks_flag = p[5], p[8]
     rolls_per_turn, roll_offset, faces, n_dice = p[9], p[10], p[11], p[12]
-    score_t = np.ascontiguousarray(score.T)      # (B, R): rolls contiguous in the hot loop
+    score_t = np.ascontiguousarray(score.T)      # (B, R)
     counts_t = np.ascontiguousarray(counts.T)    # (faces, R)
-    e = np.empty(n_rolls)                        # value of each roll at the current stage
-    e2 = np.zeros(n_rolls)                       # its second moment under the chosen policy
-    chosen = np.zeros(n_rolls, dtype=np.int64)   # box chosen for each roll (for e2)
-    per_count = np.empty(n_dice + 1)
-    w = np.empty(n_keepers)
-    w2 = np.zeros(n_keepers)
-    for s in range(len(states)):
-        st = states[s]
-        y = st % p[1]
-        rest = st // p[1]
-        u = rest % p[0]
-        mask = rest // p[0]
+    e = np.empty((n_rolls, LANES))               # value of each roll at the current stage
+    e2 = np.zeros((n_rolls, LANES))              # its second moment under the chosen policy
+    chosen = np.zeros((n_rolls, LANES), dtype=np.int64)
+    per_count = np.empty((n_dice + 1, LANES))
+    nxt = np.empty(LANES)
+    nxt0 = np.empty(LANES)
+    w = np.empty((n_keepers, LANES))
+    w2 = np.zeros((n_keepers, LANES))
+    mask = np.empty(LANES, dtype=np.int64)
+    u = np.empty(LANES, dtype=np.int64)
+    y = np.empty(LANES, dtype=np.int64)
+    n = len(states)
+    for g0 in range(0, n, LANES):
+        lanes = min(LANES, n - g0)
+        any_open = 0
+        for v in range(LANES):
+            st = states[g0 + min(v, lanes - 1)]   # pad the last group with its last state
+            y[v] = st % p[1]
+            rest = st // p[1]
+            u[v] = rest % p[0]
+            mask[v] = rest // p[0]
+            any_open |= ~mask[v]
         e[:] = -np.inf
-        # ---- last roll: best box; next-state values looked up once per box, not per roll
+        # ---- last roll: best box, next-state values looked up once per (box, lane)
         for b in range(n_boxes):
-            if (mask >> b) & 1:
+            if not (any_open >> b) & 1:
                 continue
-            nm = mask | (1 << b)
             f = face_of_box[b]
             if f > 0:
                 for c in range(n_dice + 1):
-                    g, nu = _upper_step(u, f * c, p)
-                    per_count[c] = g + values[_idx(nm, nu, y, p)]
+                    for v in range(LANES):
+                        gain, nu = _upper_step(u[v], f * c, p)
+                        per_count[c, v] = -np.inf if (mask[v] >> b) & 1 else \
+                            gain + values[_idx(mask[v] | (1 << b), nu, y[v], p)]
                 cf = counts_t[f - 1]
                 for r in range(n_rolls):
-                    v = per_count[cf[r]]
-                    if v > e[r]:
-                        e[r] = v
-                        chosen[r] = b
-            elif b == yi and tracks_flag == 1:
-                scored = values[_idx(nm, u, 1, p)]
-                zero = values[_idx(nm, u, 0, p)]
-                sc = score_t[b]
-                for r in range(n_rolls):
-                    v = sc[r] + scored if sc[r] > 0 else zero
-                    if v > e[r]:
-                        e[r] = v
-                        chosen[r] = b
-            else:
-                vn = values[_idx(nm, u, y, p)]
-                sc = score_t[b]
-                for r in range(n_rolls):
-                    v = sc[r] + vn
-                    if v > e[r]:
-                        e[r] = v
-                        chosen[r] = b
-        if want:
+                    row = per_count[cf[r]]
+                    for v in range(LANES):
+                        x = row[v]
+                        better = x > e[r, v]
+                        chosen[r, v] = b if better else chosen[r, v]
+                        e[r, v] = x if better else e[r, v]
+                continue
+            is_yahtzee = b == yi and tracks_flag == 1
+            for v in range(LANES):
+                closed = (mask[v] >> b) & 1
+                nm = mask[v] | (1 << b)
+                nxt[v] = -np.inf if closed else values[_idx(nm, u[v], 1 if is_yahtzee else y[v], p)]
+                nxt0[v] = -np.inf if closed else values[_idx(nm, u[v], 0, p)]
+            sc = score_t[b]
             for r in range(n_rolls):
-                b = chosen[r]
-                nm = mask | (1 << b)
-                f = face_of_box[b]
-                if f > 0:
-                    g, nu = _upper_step(u, f * counts[r, f - 1], p)
-                    j = _idx(nm, nu, y, p)
-                elif b == yi and tracks_flag == 1:
-                    g = score[r, b]
-                    j = _idx(nm, u, 1 if g > 0 else 0, p)
-                else:
-                    g = score[r, b]
-                    j = _idx(nm, u, y, p)
-                e2[r] = g * g + 2.0 * g * values[j] + second[j]
-        # ---- n of a kind with the Yahtzee box filled: bonus and joker rule
-        if tracks_flag == 1 and (mask >> yi) & 1:
-            bonus = float(y_bonus) if y == 1 else 0.0
-            for r in range(n_rolls):
-                f = kind_face[r]
-                if f == 0:
-                    continue
-                matching = -1
-                for b in range(n_boxes):
-                    if face_of_box[b] == f:
-                        matching = b
-                lower_open = False
-                for b in range(n_boxes):
-                    if face_of_box[b] == 0 and b != yi and not (mask >> b) & 1:
-                        lower_open = True
-                matching_open = matching >= 0 and not (mask >> matching) & 1
-                best = -np.inf
-                best2 = 0.0
-                for b in range(n_boxes):
-                    if b == yi or (mask >> b) & 1:
-                        continue
-                    upper_box = face_of_box[b] > 0
-                    if joker_mode == 1:  # forced: matching upper, else a lower box, else an upper zero
-                        if matching_open and b != matching:
-                            continue
-                        if not matching_open and lower_open and upper_box:
-                            continue
-                    nm = mask | (1 << b)
-                    if upper_box:
-                        g, nu = _upper_step(u, int(score[r, b]), p)
-                        j = _idx(nm, nu, y, p)
-                    else:
-                        g = score[r, b]
-                        if joker_mode == 1 or (joker_mode == 2 and not matching_open):
-                            g = joker[r, b]
-                        j = _idx(nm, u, y, p)
-                    g += bonus
-                    v = g + values[j]
-                    if v > best:
-                        best = v
-                        if want:
-                            best2 = g * g + 2.0 * g * values[j] + second[j]
-                e[r] = best
-                e2[r] = best2
+                pts = sc[r]
+                for v in range(LANES):
+                    x = pts + nxt[v] if (pts > 0 or not is_yahtzee) else nxt0[v]
+                    better = x > e[r, v]
+                    chosen[r, v] = b if better else chosen[r, v]
+                    e[r, v] = x if better else e[r, v]
+        for v in range(LANES):
+            if want:
+                _second_moments(e2, chosen, v, mask[v], u[v], y[v], values, second, score,
+                                face_of_box, counts, yi, tracks_flag, p)
+            if tracks_flag == 1 and (mask[v] >> yi) & 1:
+                _joker_rolls(e, e2, v, mask[v], u[v], y[v], want, values, second, score, joker,
+                             face_of_box, kind_face, p)
         # ---- rerolls: keepers recursion, then best keeper inside each roll
         for stage in range(rolls_per_turn):
             w[roll_offset:] = e
             if want:
                 w2[roll_offset:] = e2
             for k in range(roll_offset - 1, -1, -1):
-                acc = 0.0
-                for f in range(faces):
-                    acc += w[add_die[k, f]]
-                w[k] = acc / faces
+                _average_children(w, k, add_die, faces)
                 if want:
-                    acc2 = 0.0
-                    for f in range(faces):
-                        acc2 += w2[add_die[k, f]]
-                    w2[k] = acc2 / faces
+                    _average_children(w2, k, add_die, faces)
             if stage == rolls_per_turn - 1:
                 break
             # best sub-keeper: m[k] = max(w[k], m[k minus one die]); sizes ascending
-            for n in range(1, n_dice + 1):
-                for k in range(level_start[n], level_start[n + 1]):
-                    for jj in range(n):
-                        c = remove_die[k, jj]
-                        if w[c] > w[k]:
-                            w[k] = w[c]
-                            w2[k] = w2[c]
+            for size in range(1, n_dice + 1):
+                for k in range(level_start[size], level_start[size + 1]):
+                    if want:
+                        _best_child_tracked(w, w2, k, size, remove_die)
+                    else:
+                        _best_child(w, k, size, remove_die)
             e[:] = w[roll_offset:]
             if want:
                 e2[:] = w2[roll_offset:]
-        mean_out[s] = w[0]
-        if want:
-            second_out[s] = w2[0]
+        for v in range(lanes):
+            mean_out[g0 + v] = w[0, v]
+            if want:
+                second_out[g0 + v] = w2[0, v]
+
+
+@njit(cache=True)
+def _average_children(w, k, add_die, faces):
+    """w[k] = mean over faces f of w[k + f], for all lanes (local sums, so it vectorizes)."""
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+    for f in range(faces):
+        row = w[add_die[k, f]]
+        a0 += row[0]
+        a1 += row[1]
+        a2 += row[2]
+        a3 += row[3]
+        a4 += row[4]
+        a5 += row[5]
+        a6 += row[6]
+        a7 += row[7]
+    out = w[k]
+    out[0] = a0 / faces
+    out[1] = a1 / faces
+    out[2] = a2 / faces
+    out[3] = a3 / faces
+    out[4] = a4 / faces
+    out[5] = a5 / faces
+    out[6] = a6 / faces
+    out[7] = a7 / faces
+
+
+@njit(cache=True)
+def _best_child(w, k, size, remove_die):
+    """w[k] = max(w[k], w[k minus one die]) for all lanes, in registers."""
+    out = w[k]
+    a0, a1, a2, a3, a4, a5, a6, a7 = out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]
+    for j in range(size):
+        row = w[remove_die[k, j]]
+        a0 = max(a0, row[0])
+        a1 = max(a1, row[1])
+        a2 = max(a2, row[2])
+        a3 = max(a3, row[3])
+        a4 = max(a4, row[4])
+        a5 = max(a5, row[5])
+        a6 = max(a6, row[6])
+        a7 = max(a7, row[7])
+    out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7] = a0, a1, a2, a3, a4, a5, a6, a7
+
+
+@njit(cache=True)
+def _best_child_tracked(w, w2, k, size, remove_die):
+    """As _best_child, carrying the second moment of whichever keeper wins."""
+    for v in range(LANES):
+        best, best2 = w[k, v], w2[k, v]
+        for j in range(size):
+            c = remove_die[k, j]
+            x = w[c, v]
+            if x > best:
+                best, best2 = x, w2[c, v]
+        w[k, v], w2[k, v] = best, best2
+
+
+@njit(cache=True)
+def _second_moments(e2, chosen, v, mask, u, y, values, second, score, face_of_box, counts, yi,
+                    tracks_flag, p):
+    """Second moment of each roll's points-to-come when scored in its chosen box."""
+    for r in range(e2.shape[0]):
+        b = chosen[r, v]
+        nm = mask | (1 << b)
+        f = face_of_box[b]
+        if f > 0:
+            g, nu = _upper_step(u, f * counts[r, f - 1], p)
+            j = _idx(nm, nu, y, p)
+        elif b == yi and tracks_flag == 1:
+            g = score[r, b]
+            j = _idx(nm, u, 1 if g > 0 else 0, p)
+        else:
+            g = score[r, b]
+            j = _idx(nm, u, y, p)
+        e2[r, v] = g * g + 2.0 * g * values[j] + second[j]
+
+
+@njit(cache=True)
+def _joker_rolls(e, e2, v, mask, u, y, want, values, second, score, joker, face_of_box,
+                 kind_face, p):
+    """n of a kind with the Yahtzee box filled: the Yahtzee bonus and the joker rule."""
+    n_rolls, n_boxes = score.shape
+    yi, y_bonus, joker_mode = p[5], p[6], p[7]
+    bonus = float(y_bonus) if y == 1 else 0.0
+    for r in range(n_rolls):
+        f = kind_face[r]
+        if f == 0:
+            continue
+        matching = -1
+        lower_open = False
+        for b in range(n_boxes):
+            if face_of_box[b] == f:
+                matching = b
+            if face_of_box[b] == 0 and b != yi and not (mask >> b) & 1:
+                lower_open = True
+        matching_open = matching >= 0 and not (mask >> matching) & 1
+        best = -np.inf
+        best2 = 0.0
+        for b in range(n_boxes):
+            if b == yi or (mask >> b) & 1:
+                continue
+            upper_box = face_of_box[b] > 0
+            if joker_mode == 1:  # forced: matching upper, else a lower box, else an upper zero
+                if matching_open and b != matching:
+                    continue
+                if not matching_open and lower_open and upper_box:
+                    continue
+            nm = mask | (1 << b)
+            if upper_box:
+                g, nu = _upper_step(u, int(score[r, b]), p)
+                j = _idx(nm, nu, y, p)
+            else:
+                g = score[r, b]
+                if joker_mode == 1 or (joker_mode == 2 and not matching_open):
+                    g = joker[r, b]
+                j = _idx(nm, u, y, p)
+            g += bonus
+            x = g + values[j]
+            if x > best:
+                best = x
+                if want:
+                    best2 = g * g + 2.0 * g * values[j] + second[j]
+        e[r, v] = best
+        e2[r, v] = best2

@@ -6,19 +6,26 @@ forwards through those choices: P(first roll) = P(roll | empty keeper); at each 
 a roll moves to its chosen keeper and the keeper's mass spreads over rolls die by die (the
 transpose of `turn.keeper_values`); after the last roll each roll goes to its chosen box.
 
-Ties: a keeper replaces a larger keeper only when strictly better (`turn.best_subkeeper`), and
-among boxes of equal value the first in the rules' order is taken (numpy's argmax). Exact ties
-between choices with different outcomes are rare, but they decide which of two equally good
-score distributions is reported.
+Ties: choices worth within TIE = 1e-9 points of the best count as equally good, and the rule
+below picks one, so that the result does not hang on rounding. (Ties are real: on the last turn
+of yahtzee-no-bonus with only 3 of a kind open, from 1 1 2 3 6 with two rerolls left keeping 6
+and keeping 1 1 are both worth exactly 85/18; the score distributions differ.) Among equally good
+keepers the one with the most dice is kept, then the first in `dice.keepers` order (the smallest
+dice); among equally good boxes the first in the rules' order is taken. The expected score does
+not depend on the rule; the spread of scores does, a little.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
+from numba import njit, prange
 
 from .states import StateSpace
 from .turn import best_subkeeper, box_values, keeper_values
+
+TIE = 1e-9  # choices this close to the best (in points) are equally good; see the module docstring
 
 
 @dataclass(frozen=True)
@@ -71,20 +78,48 @@ def choices(space: StateSpace, values: np.ndarray, states: np.ndarray):
     roll_values = boxes.max(axis=0)
     keepers = []
     for _ in range(space.rules.rolls_per_turn - 1):
-        roll_values, arg = best_subkeeper(space, keeper_values(space, roll_values), argmax=True)
-        keepers.append(arg)
+        keep = keeper_values(space, roll_values)
+        roll_values = best_subkeeper(space, keep)
+        keepers.append(preferred_keeper(space, keep, roll_values))
     return boxes, keepers
 
 
-def first_argmax(boxes: np.ndarray) -> np.ndarray:
-    """Index of the best box for each (roll, state); the first one on ties (argmax over axis 0,
-    done box by box because numpy's strided argmax is slow here)."""
-    best = boxes[0].copy()
-    arg = np.zeros(best.shape, dtype=np.int64)
-    for b in range(1, len(boxes)):
-        better = boxes[b] > best
-        arg[better] = b
-        np.maximum(best, boxes[b], out=best)
+def preferred_keeper(space: StateSpace, keep: np.ndarray, roll_values: np.ndarray) -> np.ndarray:
+    """(n_rolls, S) keeper index chosen in each roll: the preferred one of those within TIE of
+    the roll's best value (most dice, then first in order)."""
+    k, starts = _pairs_by_preference(space.rules.dice)
+    out = np.empty(roll_values.shape, dtype=np.int64)
+    _first_good(np.ascontiguousarray(keep), np.ascontiguousarray(roll_values), k, starts, TIE, out)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _pairs_by_preference(dice):
+    """Sub-keepers of every roll in order of preference (most dice, then keeper index), as one
+    flat array of keepers with the start of each roll's run."""
+    k, r = dice.pairs[:, 0], dice.pairs[:, 1]
+    order = np.lexsort((k, -dice.keeper_size[k], r))
+    return k[order], np.searchsorted(r[order], np.arange(dice.n_rolls + 1))
+
+
+@njit(parallel=True, cache=True)
+def _first_good(keep, roll_values, k, starts, tie, out):
+    n_rolls, S = roll_values.shape
+    for r in prange(n_rolls):
+        out[r, :] = -1
+        for pos in range(starts[r], starts[r + 1]):
+            kk = k[pos]
+            for s in range(S):
+                if out[r, s] < 0 and keep[kk, s] >= roll_values[r, s] - tie:
+                    out[r, s] = kk
+
+
+def first_best(boxes: np.ndarray) -> np.ndarray:
+    """Index of the first box within TIE of the best, for each (roll, state)."""
+    best = boxes.max(axis=0)
+    arg = np.full(best.shape, len(boxes) - 1, dtype=np.int64)
+    for b in range(len(boxes) - 2, -1, -1):
+        arg[boxes[b] >= best - TIE] = b
     return arg
 
 
@@ -103,11 +138,11 @@ def turn_outcomes(space: StateSpace, values: np.ndarray, states: np.ndarray) -> 
     states = np.asarray(states, dtype=np.int64)
     S = len(states)
     boxes, keepers = choices(space, values, states)
-    box = first_argmax(boxes)
+    box = first_best(boxes)
     prob = final_roll_probabilities(space, keepers, S)
     mask, upper, flag = (np.broadcast_to(a, box.shape) for a in space.decode(states))
     rolls = np.broadcast_to(np.arange(rules.dice.n_rolls)[:, None], box.shape)
-    score = rules.score_table[rolls, box]
+    score = rules.score_table.ravel()[rolls * rules.n_boxes + box]
     is_upper = rules.upper_faces[box] > 0
     new_upper = upper
     upper_bonus = np.zeros(box.shape, dtype=np.int64)
@@ -128,6 +163,6 @@ def turn_outcomes(space: StateSpace, values: np.ndarray, states: np.ndarray) -> 
     # the points are what box_values added to the next state's value: read them back exactly
     gained = np.take_along_axis(boxes, box[None], axis=0)[0] - values[next_state]
     points = np.rint(gained).astype(np.int64)
-    if not np.allclose(gained, points, atol=1e-6):
+    if np.abs(gained - points).max(initial=0.0) > 1e-6:
         raise ValueError("box values and next states disagree: the solution does not fit these rules")
     return TurnOutcomes(prob, box, points, upper_bonus, yahtzee_bonus, next_state)

@@ -1,0 +1,242 @@
+"""Exact results of optimal play, by pushing probability forwards through the optimal policy.
+
+Every game starts in the empty card with probability 1. A layer of turn states (k boxes used)
+passes its probability to the next layer along each state's turn outcomes
+(`policy.turn_outcomes`: final roll, chosen box, points, next state), so after 13 (or 15) layers
+we know exactly, with no sampling,
+
+* the expected points of every box, of the upper bonus and of the Yahtzee bonuses,
+* the probability of the upper bonus and of scoring the n-of-a-kind box at all,
+* the whole distribution of the final score: each state carries the distribution of the points
+  scored so far, as a row of probabilities indexed by points, and a turn shifts that row by the
+  points it earns (a compiled loop, `_push`).
+
+Only two layers are in memory at a time. Results are cached next to the solutions.
+"""
+from __future__ import annotations
+
+import hashlib
+import resource
+import time
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+from tqdm.auto import tqdm
+
+from . import __version__
+from .policy import turn_outcomes
+from .rules import Rules, get_rules
+from .solver import Solution
+
+BLOCK = 1024   # states per call of turn_outcomes: (252, BLOCK) arrays stay small
+FORMAT = 1     # version of the cached-results file layout
+THREADS = 2    # numpy releases the GIL in its big loops: blocks run side by side
+
+
+# ---- the score distribution --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScoreDistribution:
+    """P(final score = x) for x = 0, 1, ..., max under optimal play of one rule set."""
+
+    rules_name: str
+    probabilities: np.ndarray
+
+    @property
+    def scores(self) -> np.ndarray:
+        return np.arange(len(self.probabilities))
+
+    @property
+    def mean(self) -> float:
+        return float(self.scores @ self.probabilities)
+
+    @property
+    def variance(self) -> float:
+        return float(((self.scores - self.mean) ** 2) @ self.probabilities)
+
+    @property
+    def std(self) -> float:
+        return float(np.sqrt(self.variance))
+
+    @property
+    def max_score(self) -> int:
+        """Highest score with a positive probability."""
+        return int(np.flatnonzero(self.probabilities > 0)[-1])
+
+    def cdf(self) -> np.ndarray:
+        """P(score <= x) for every x."""
+        return np.cumsum(self.probabilities)
+
+    def quantile(self, q: float) -> int:
+        """Smallest score x with P(score <= x) >= q (q in [0, 1]); tiny float error is forgiven."""
+        if not 0 <= q <= 1:
+            raise ValueError(f"quantile must be between 0 and 1, got {q}")
+        return int(min(np.searchsorted(self.cdf(), q - 1e-12), self.max_score))
+
+    def p_at_least(self, x: int) -> float:
+        """P(score >= x)."""
+        return float(self.probabilities[max(int(x), 0):].sum())
+
+    def figure(self, cumulative: bool = False):
+        """A plotly figure of the distribution (or of P(score >= x) when cumulative)."""
+        import plotly.graph_objects as go
+
+        hi = self.quantile(1 - 1e-6)
+        x = self.scores[:hi + 1]
+        y = (1 - self.cdf() + self.probabilities)[:hi + 1] if cumulative else self.probabilities[:hi + 1]
+        fig = go.Figure(go.Scatter(x=x, y=y, mode="lines", name="optimal play (exact)"))
+        fig.update_layout(
+            title=f"{self.rules_name}: exact final score distribution under optimal play "
+                  f"(mean {self.mean:.2f}, sd {self.std:.2f})",
+            xaxis_title="final score",
+            yaxis_title="P(score ≥ x)" if cumulative else "probability")
+        return fig
+
+
+@dataclass(frozen=True)
+class OptimalPlay:
+    """Everything the forward pass finds for one rule set (see the module docstring)."""
+
+    rules_name: str
+    box_expectations: dict[str, float]   # per box, then upper_bonus, yahtzee_bonus, total
+    bonus_probabilities: dict[str, float]
+    distribution: ScoreDistribution | None
+    stats: dict[str, float] = field(default_factory=dict)  # seconds, peak memory, sizes
+
+
+# ---- the forward pass --------------------------------------------------------------------------
+
+def kind_box(rules: Rules) -> int:
+    """The n-of-a-kind box (Yahtzee/Yatzy): rules.yahtzee_box, else the box that scores only on
+    n of a kind; -1 if there is none."""
+    if rules.yahtzee_index >= 0:
+        return rules.yahtzee_index
+    kind = np.zeros(rules.dice.n_rolls, dtype=bool)
+    kind[rules.n_of_a_kind_rolls] = True
+    for b in range(rules.n_boxes):
+        scores = rules.score_table[:, b] > 0
+        if scores.any() and (scores == kind).all():
+            return b
+    return -1
+
+
+def forward(solution: Solution, distribution: bool = True, progress: bool = False) -> OptimalPlay:
+    """Push the probability of every turn state (and its points-so-far distribution) forwards."""
+    rules, space, values = solution.rules, solution.space, solution.values
+    start = time.perf_counter()
+    n_boxes, nk = rules.n_boxes, kind_box(rules)
+    prob = np.zeros(space.size)
+    prob[space.index(0, 0, 0)] = 1.0
+    box_sum = np.zeros(n_boxes)
+    sums = dict(upper_bonus=0.0, yahtzee_bonus=0.0, p_upper=0.0, p_kind=0.0)
+    live = np.array([space.index(0, 0, 0)])       # states of this layer with positive probability
+    dist, lo, hi = np.ones((1, 1)), np.zeros(1, np.int64), np.zeros(1, np.int64)
+    stats = {"states_visited": 0, "largest_layer": 0, "widest_row": 1, "peak_dist_mb": 0.0}
+    layers = [space.layer(k) for k in range(n_boxes)]
+    with tqdm(total=sum(map(len, layers)), desc=f"forward {rules.name}", unit="state",
+              disable=not progress, leave=False) as bar, ThreadPoolExecutor(THREADS) as pool:
+        for k in range(n_boxes):
+            blocks = [(i, live[i:i + BLOCK]) for i in range(0, len(live), BLOCK)]
+            parts = []
+
+            def work(item):
+                i, block = item
+                return i, block, turn_outcomes(space, values, block)
+
+            for i, block, o in pool.map(work, blocks):
+                w = o.prob * prob[block]
+                box_sum += np.bincount(o.box.ravel(), weights=(w * o.box_points).ravel(), minlength=n_boxes)
+                sums["upper_bonus"] += float((w * o.upper_bonus).sum())
+                sums["yahtzee_bonus"] += float((w * o.yahtzee_bonus).sum())
+                sums["p_upper"] += float(w[o.upper_bonus > 0].sum())
+                sums["p_kind"] += float(w[(o.box == nk) & (o.box_points > 0)].sum())
+                np.add.at(prob, o.next_state.ravel(), w.ravel())
+                if distribution:
+                    parts.append(_outcome_triples(o, i, space.size))
+                bar.update(len(block))
+            stats["states_visited"] += len(live)
+            stats["largest_layer"] = max(stats["largest_layer"], len(live))
+            if distribution:
+                live, dist, lo, hi = _push_layer(dist, lo, hi, parts, stats)
+            else:
+                live = np.flatnonzero(prob * _in_layer(space, k + 1) > 0)
+    expectations = {name: float(v) for name, v in zip(rules.box_names, box_sum)}
+    expectations["upper_bonus"] = sums["upper_bonus"]
+    expectations["yahtzee_bonus"] = sums["yahtzee_bonus"]
+    expectations["total"] = float(box_sum.sum() + sums["upper_bonus"] + sums["yahtzee_bonus"])
+    bonuses = {"upper_bonus": sums["p_upper"] if rules.tracks_upper else 0.0,
+               "n_of_a_kind": sums["p_kind"]}
+    final = None
+    if distribution:
+        totals = np.zeros(dist.shape[1])
+        for row, a, b in zip(dist, lo, hi):
+            totals[a:b + 1] += row[a:b + 1]
+        final = ScoreDistribution(rules.name, totals[:int(hi.max()) + 1])
+    stats["seconds"] = time.perf_counter() - start
+    stats["peak_rss_mb"] = peak_rss_mb()
+    return OptimalPlay(rules.name, expectations, bonuses, final, stats)
+
+
+def _in_layer(space, k):
+    """Flat bool: states with exactly k boxes used."""
+    marks = np.zeros(space.size, dtype=bool)
+    marks[space.layer(k)] = True
+    return marks
+
+
+def _outcome_triples(o, offset, size):
+    """(source row, next state, points, probability) with equal outcomes of a state merged."""
+    S = o.prob.shape[1]
+    src = np.broadcast_to(np.arange(S), o.prob.shape).ravel()
+    keep = o.prob.ravel() > 0
+    pts_span = int(o.points.max()) + 1
+    key = (src[keep] * size + o.next_state.ravel()[keep]) * pts_span + o.points.ravel()[keep]
+    uniq, inverse = np.unique(key, return_inverse=True)
+    weights = np.bincount(inverse, weights=o.prob.ravel()[keep])
+    rest, points = np.divmod(uniq, pts_span)
+    row, nxt = np.divmod(rest, size)
+    return row + offset, nxt, points, weights
+
+
+def _push_layer(dist, lo, hi, parts, stats):
+    """The next layer's points-so-far rows from this layer's rows and turn outcomes."""
+    src, nxt, points, weights = (np.concatenate(a) for a in zip(*parts))
+    live, dst = np.unique(nxt, return_inverse=True)
+    order = np.lexsort((src, dst))
+    src, dst, points, weights = src[order], dst[order], points[order], weights[order]
+    starts = np.searchsorted(dst, np.arange(len(live) + 1))
+    width = int((hi[src] + points).max()) + 1
+    out = np.zeros((len(live), width))
+    out_lo = np.empty(len(live), np.int64)
+    out_hi = np.empty(len(live), np.int64)
+    _push(dist, lo, hi, starts, src, points, weights, out, out_lo, out_hi)
+    stats["widest_row"] = max(stats["widest_row"], width)
+    stats["peak_dist_mb"] = max(stats["peak_dist_mb"], (dist.nbytes + out.nbytes) / 2**20)
+    return live, out, out_lo, out_hi
+
+
+@njit(parallel=True, cache=True)
+def _push(dist, lo, hi, starts, src, points, weights, out, out_lo, out_hi):
+    """out[d] = sum of weight * (row of src shifted by points) over the outcomes reaching d."""
+    for d in prange(len(starts) - 1):
+        row = out[d]
+        first, last = row.shape[0], -1
+        for t in range(starts[d], starts[d + 1]):
+            s, p, w = src[t], points[t], weights[t]
+            a, b = lo[s], hi[s]
+            source = dist[s]
+            for x in range(a, b + 1):
+                row[x + p] += w * source[x]
+            first = min(first, a + p)
+            last = max(last, b + p)
+        out_lo[d] = first
+        out_hi[d] = last
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, in MiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -1,0 +1,199 @@
+"""Players that look ahead within the turn only: three published AIs, read as faithfully as
+their descriptions allow (each docstring says where we had to choose).
+
+None of them knows the value of later turns; that is what separates them from `optimal`.
+`turn_expectation` and `heuristic` plan the turn exactly (`turn.py`'s keeper recursion over
+their own end-of-turn values); `mc_planner` estimates by sampling.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .play import score_rows, subkeepers, upper_bonus_now
+from .strategies import Greedy, Player, Strategic, TurnPlanner, first_best
+from .turn import NEG, best_subkeeper, keeper_values
+
+
+class _MemoPlanner(TurnPlanner):
+    """A TurnPlanner whose tables depend on few keys (used boxes, flags): remembered for good."""
+
+    def _compute(self, keys):
+        memo = self.__dict__.setdefault("_memo", {})
+        missing = np.array([k for k in keys.tolist() if k not in memo], dtype=np.int64)
+        if len(missing):
+            for k, table in zip(missing.tolist(), np.moveaxis(super()._compute(missing), 2, 0)):
+                memo[k] = table
+        return np.stack([memo[k] for k in keys.tolist()], axis=2)
+
+    def key(self, states):
+        mask, _, flag = self.space.decode(states)
+        return self.space.index(mask, 0, flag)
+
+
+class TurnExpectation(_MemoPlanner):
+    """The per-turn expectation maximiser (a published hobby AI): each box's score s is
+    discounted by exp(-(m - s) / 100), m the most the box can score, and the turn is played
+    exactly for the best discounted score at its end: keepers by expected value, then the box
+    with the highest discounted score.
+
+    Readings: "expected best box score" is the exact expectation with the rest of the turn
+    played the same way (not one reroll deep); the discount is a factor on the score, so a
+    zero stays zero and ties among zeros go to the first open box; bonuses are not counted.
+    """
+
+    name = "turn_expectation"
+
+    def final_values(self, keys):
+        scores = score_rows(self.space, keys)
+        top = np.array([b.max_score for b in self.rules.boxes], dtype=float)[:, None, None]
+        finite = np.isfinite(scores)
+        safe = np.where(finite, scores, 0.0)
+        return np.where(finite, safe * np.exp(-(top - safe) / 100.0), NEG)
+
+
+class Heuristic(_MemoPlanner):
+    """Probability of completing each box times its score (a published KTH thesis heuristic:
+    211.04 with its rules, 204.75 without, over 100000 games of Scandinavian Yatzy).
+
+    Keeping: for every open box b, the exact expected score of b at the end of the turn if the
+    rest of the turn aims at b alone (for 25-, 30-, 40- or 50-point boxes, P(complete) times
+    the points); keep the dice whose best box has the highest value. Box: the highest value.
+    The thesis's rule list is not public in detail; with `extras=True` (default) two simple rules
+    are added: (1) until the upper bonus is earned an upper point counts 1 + bonus/threshold
+    (the bonus spread over the points that earn it); (2) among equal scores, a zero above all,
+    the box that is worth least in a turn aimed at it is filled (a 0 goes to ones, not chance).
+    """
+
+    name = "heuristic"
+
+    def __init__(self, rules, extras: bool = True):
+        super().__init__(rules)
+        self.extras = extras
+        self.par = self._par() if extras else None
+
+    def _par(self) -> np.ndarray:
+        """Expected score of each box in one turn aimed at it from an empty card."""
+        space = self.space
+        roll_values = self.rules.score_table.astype(float)              # (n_rolls, n_boxes)
+        for _ in range(self.rules.rolls_per_turn - 1):
+            roll_values = best_subkeeper(space, keeper_values(space, roll_values))
+        return keeper_values(space, roll_values)[0]
+
+    def key(self, states):
+        mask, upper, flag = self.space.decode(states)
+        earned = upper >= self.rules.upper_bonus_threshold if self.rules.tracks_upper else False
+        return self.space.index(mask, np.where(earned, self.rules.upper_cap, 0), flag)
+
+    def final_values(self, keys):
+        rules = self.rules
+        scores = score_rows(self.space, keys)
+        if not self.extras:
+            return scores
+        _, upper, _ = self.space.decode(keys)
+        if rules.tracks_upper:
+            weight = 1 + rules.upper_bonus / rules.upper_bonus_threshold
+            boost = np.where((rules.upper_faces > 0)[:, None] & (upper < rules.upper_cap)[None],
+                             weight, 1.0)                                  # (n_boxes, S)
+            scores = scores * boost[:, None, :]
+        return scores - 1e-6 * self.par[:, None, None]
+
+    def _turn_block(self, keys):
+        space, rules = self.space, self.rules
+        n_boxes, n_rolls, S = rules.n_boxes, rules.dice.n_rolls, len(keys)
+        out = np.empty((rules.rolls_per_turn, n_rolls, S), np.int16)
+        finals = self.final_values(keys)                                  # (n_boxes, n_rolls, S)
+        out[0] = finals.argmax(axis=0)
+        mask, _, _ = space.decode(keys)
+        open_ = (mask[None, :] >> np.arange(n_boxes)[:, None]) & 1 == 0     # (n_boxes, S)
+        # a box the joker rule forbids for some rolls is worth 0 on those rolls; used: excluded
+        target = np.where(open_[:, None, :], np.maximum(finals, 0), NEG)
+        roll_values = np.moveaxis(target, 0, 1).reshape(n_rolls, n_boxes * S)
+        for k in range(1, rules.rolls_per_turn):
+            keep = keeper_values(space, roll_values)                      # (n_keepers, n_boxes*S)
+            best_box = keep.reshape(-1, n_boxes, S).max(axis=1)
+            _, out[k] = best_subkeeper(space, best_box, argmax=True)
+            roll_values = best_subkeeper(space, keep)
+        return out
+
+
+class MCPlanner(Player):
+    """Monte-Carlo sparse sampling over keepers (published about 194-199 with N=10).
+
+    At a reroll, every distinct keeper inside the roll is tried `samples` times (N); a sampled
+    roll is worth what the box rule would score with it if it were the last (`depth=1`), or, with
+    `depth=2` and a reroll still to come, the best of its own keepers tried N times each. The box
+    rule ("greedy": most points now; "strategic": best share of the box's maximum) also picks the
+    box after the last roll. Readings: the depth counts rolls looked ahead from this decision;
+    a sampled roll's value is the points of the box the rule picks (for "strategic" too).
+    """
+
+    name = "mc_planner"
+    batch = 100  # games decided together: memory grows as batch * 32 * N * 32 * N
+
+    def __init__(self, rules, samples: int = 10, depth: int = 2, box_rule: str = "greedy"):
+        super().__init__(rules)
+        if samples < 1 or depth not in (1, 2):
+            raise ValueError(f"need samples >= 1 and depth 1 or 2, got {samples}, {depth}")
+        rule = {"greedy": Greedy, "strategic": Strategic}.get(box_rule)
+        if rule is None:
+            raise ValueError(f"box_rule must be 'greedy' or 'strategic', got {box_rule!r}")
+        self.samples, self.depth, self.box_rule = samples, depth, rule(self.rules)
+        self._sampler = _roll_sampler(self.rules)
+
+    def _leaf(self, states) -> np.ndarray:
+        """(G, n_rolls) points the box rule would score with each roll as the final one."""
+        scores = np.moveaxis(score_rows(self.space, states), 2, 0)          # (G, n_boxes, n_rolls)
+        G, B, R = scores.shape
+        st = np.repeat(np.asarray(states), R)
+        rolls = np.tile(np.arange(R), G)
+        flat = np.moveaxis(scores, 1, 2).reshape(G * R, B)
+        boxes = self.box_rule.pick(st, flat)
+        points = flat + upper_bonus_now(self.space, st, flat)
+        return points[np.arange(G * R), boxes].reshape(G, R)
+
+    def keep(self, states, rolls, rerolls, rng):
+        states, rolls = np.asarray(states), np.asarray(rolls)
+        leaf = self._leaf(states)                                          # (G, n_rolls)
+        depth = min(self.depth, rerolls)
+        values = self._keeper_values(leaf, rolls, depth, rng)             # (G, 32)
+        distinct, _ = subkeepers(self.rules)
+        return distinct[rolls, first_best(values)]
+
+    def _keeper_values(self, leaf, rolls, depth, rng):
+        """(G, 32) sampled value of each distinct keeper of each game's roll (-inf: padding)."""
+        distinct, _ = subkeepers(self.rules)
+        keepers = distinct[rolls]                                          # (G, 32), -1 pads
+        G = len(rolls)
+        sampled = self._sampler(np.maximum(keepers, 0)[..., None], rng, self.samples)  # (G,32,N)
+        if depth == 1:
+            worth = np.take_along_axis(leaf, sampled.reshape(G, -1), axis=1).reshape(sampled.shape)
+        else:
+            worth = np.empty(sampled.shape)
+            for j in range(sampled.shape[1]):                              # one keeper at a time
+                inner = self._keeper_values(
+                    np.repeat(leaf, self.samples, axis=0), sampled[:, j].reshape(-1), 1, rng)
+                worth[:, j] = inner.max(axis=1).reshape(G, self.samples)
+        return np.where(keepers >= 0, worth.mean(axis=-1), NEG)
+
+    def box(self, states, rolls, rng):
+        return self.box_rule.box(states, rolls, rng)
+
+
+def _roll_sampler(rules):
+    """Draw rolls from keepers by inverse CDF over the (keeper, roll) pairs: keeper k's
+    cumulative probabilities are stored shifted by k, so one searchsorted serves all keepers."""
+    dice = rules.dice
+    pairs = dice.pairs                                                    # sorted by keeper
+    p = dice.transition[pairs[:, 0], pairs[:, 1]]
+    cum = np.zeros(len(pairs))
+    for k in range(dice.n_keepers):
+        rows = np.flatnonzero(pairs[:, 0] == k)
+        cum[rows] = k + np.cumsum(p[rows])
+        cum[rows[-1]] = k + 1.0                                           # no rounding gaps
+    roll_of = pairs[:, 1]
+
+    def sample(keepers: np.ndarray, rng: np.random.Generator, n: int) -> np.ndarray:
+        u = np.minimum(rng.random(keepers.shape[:-1] + (n,)), 1 - 1e-9)
+        where = np.searchsorted(cum, keepers + u, side="right")
+        return roll_of[np.minimum(where, len(cum) - 1)]
+    return sample

@@ -1,0 +1,292 @@
+"""Players: the optimal strategy and the simple ones people use, each for every rule set.
+
+Every player follows `play.Strategy`: `keep(states, rolls, rerolls, rng)` and
+`box(states, rolls, rng)` over a batch of games. The four here are table driven (a decision is
+an array lookup), so thousands of games move together; the planners live in `planners.py`.
+
+>>> sorted(strategy_names())
+['greedy', 'heuristic', 'mc_planner', 'optimal', 'random', 'strategic', 'turn_expectation']
+>>> greedy = Greedy("yahtzee")
+>>> def keeps(dice):  # what greedy keeps from these dice at the start of a game
+...     roll = greedy.rules.dice.roll_index[counts_of(dice)]
+...     return dice_of(greedy.rules.dice.keepers[greedy.keep([0], [roll], 2, None)[0]])
+>>> keeps([2, 3, 4, 6, 6]), keeps([3, 3, 3, 4, 5]), keeps([1, 2, 4, 5, 6])
+((2, 3, 4), (3, 3, 3), (4, 5, 6))
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+import numpy as np
+
+from .dice import counts_of, dice_of
+from .play import (Boxes, Keepers, Rolls, States, Strategy, box_scores, subkeepers,
+                   upper_bonus_now)
+from .rules import Rules, get_rules
+from .states import StateSpace
+from .turn import best_subkeeper, box_values, keeper_values
+
+BLOCK = 512  # states per block of turn tables: bounds the (n_boxes, n_rolls, BLOCK) array
+
+
+class Player:
+    """Shared plumbing: the rule set and its state space; subclasses decide."""
+
+    name = "player"
+
+    def __init__(self, rules: str | Rules):
+        self.rules = get_rules(rules)
+        self.space = StateSpace(self.rules)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.rules.name!r})"
+
+    def keep(self, states: States, rolls: Rolls, rerolls: int, rng: np.random.Generator) -> Keepers:
+        raise NotImplementedError
+
+    def box(self, states: States, rolls: Rolls, rng: np.random.Generator) -> Boxes:
+        raise NotImplementedError
+
+
+def first_best(values: np.ndarray) -> np.ndarray:
+    """Index of the largest value in each row; the first one on ties (numpy's argmax)."""
+    return np.argmax(values, axis=-1)
+
+
+def best_of(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Largest value along axis 0 and its first index: numpy's max and argmax in one pass of
+    whole-slab comparisons (argmax along a leading axis is several times slower)."""
+    best = values[0].copy()
+    arg = np.zeros(best.shape, dtype=np.int16)
+    for i in range(1, len(values)):
+        better = values[i] > best
+        arg[better] = i
+        np.maximum(best, values[i], out=best)
+    return best, arg
+
+
+# ---- random -----------------------------------------------------------------------------------
+
+class Random(Player):
+    """A uniformly random legal action: each die is kept with probability 1/2 (every subset of
+    the dice positions is equally likely, keeping all ends the rolling early), and the box is
+    drawn uniformly from the allowed ones.
+
+    Reading: "uniformly random" is taken over the 2**5 keep-or-reroll choices a player sees,
+    not over distinct multisets; both give a mean near 46 here, because scoring a uniformly
+    random box, not the dice, decides the score. The published "about 40" is a small sample.
+    """
+
+    name = "random"
+
+    def keep(self, states, rolls, rerolls, rng):
+        _, by_position = subkeepers(self.rules)
+        pick = rng.integers(0, by_position.shape[1], size=len(rolls))
+        return by_position[rolls, pick]
+
+    def box(self, states, rolls, rng):
+        scores = box_scores(self.space, states, rolls)
+        priority = np.where(np.isfinite(scores), rng.random(scores.shape), -1.0)
+        return first_best(priority)
+
+
+# ---- greedy and strategic ---------------------------------------------------------------------
+
+def _straight_boxes(rules: Rules) -> list[int]:
+    return [b for b, name in enumerate(rules.box_names) if "straight" in name]
+
+
+def _keep_rule(rules: Rules, counts: np.ndarray, straights_open: list[int]) -> tuple[int, ...]:
+    """Greedy keeping for one roll: the most common face (the higher face on ties), or the
+    longest run of 3+ consecutive faces that fits an open straight, when it is longer."""
+    faces = len(counts)
+    best_face = max(range(faces), key=lambda f: (counts[f], f))
+    keep = [0] * faces
+    keep[best_face] = int(counts[best_face])
+    targets = [rules.dice.rolls[rules.score_table[:, b] > 0] for b in straights_open]
+    best_run: tuple[int, int] | None = None
+    for start in range(faces):
+        for end in range(start + 3, faces + 1):
+            run = np.zeros(faces, dtype=np.int64)
+            run[start:end] = 1
+            if (run <= counts).all() and any((run <= t).all(axis=1).any() for t in targets):
+                if best_run is None or end - start >= best_run[1] - best_run[0]:
+                    best_run = (start, end)
+    if best_run and best_run[1] - best_run[0] > counts[best_face]:
+        keep = [1 if best_run[0] <= f < best_run[1] else 0 for f in range(faces)]
+    return tuple(keep)
+
+
+class Greedy(Player):
+    """Keeps the most common face, or a run of 3-4 toward a straight when a straight box is
+    open; scores the box with the highest immediate score.
+
+    Readings: a run is kept only when it is longer than the most common face's count (so
+    3-3-3-4-5 keeps the threes, 3-3-4-5-x keeps 3-4-5); ties go to the higher face. "Immediate
+    score" is the points written now: box score plus an upper bonus that this box completes
+    (the Yahtzee bonus is the same for every box). Ties, e.g. a roll that scores nothing,
+    go to the first open box in card order. In Yatzy "straight" means the 1-5 and 2-6 boxes.
+    """
+
+    name = "greedy"
+
+    def __init__(self, rules):
+        super().__init__(rules)
+        straights = _straight_boxes(self.rules)
+        self._straights = np.array(straights, dtype=np.int64)
+        dice = self.rules.dice
+        n_patterns = 1 << len(straights)
+        table = np.zeros((dice.n_rolls, n_patterns), dtype=np.int64)
+        for pattern in range(n_patterns):
+            open_ = [b for i, b in enumerate(straights) if (pattern >> i) & 1]
+            for r, counts in enumerate(dice.rolls):
+                table[r, pattern] = dice.keeper_index[_keep_rule(self.rules, counts, open_)]
+        self._keep_table = table
+
+    def keep(self, states, rolls, rerolls, rng):
+        mask, _, _ = self.space.decode(states)
+        pattern = np.zeros(len(rolls), dtype=np.int64)
+        for i, b in enumerate(self._straights):
+            pattern |= (((mask >> b) & 1) == 0).astype(np.int64) << i
+        return self._keep_table[rolls, pattern]
+
+    def pick(self, states: States, scores: np.ndarray) -> Boxes:
+        """The box this rule picks from each game's (n_boxes,) row of allowed scores."""
+        return first_best(scores + upper_bonus_now(self.space, states, scores))
+
+    def box(self, states, rolls, rng):
+        return self.pick(states, box_scores(self.space, states, rolls))
+
+
+class Strategic(Greedy):
+    """Keeps like `Greedy`; scores the box with the best ratio of its score to the most that
+    box can ever score (`Box.max_score`), so a 25 in chance (25/30) loses to a 30 small straight
+    (30/30) and a 12 in fours (12/20) beats a 12 in three of a kind (12/30). Ties go to the
+    first open box in card order."""
+
+    name = "strategic"
+
+    def pick(self, states, scores):
+        top = np.array([max(b.max_score, 1) for b in self.rules.boxes], dtype=float)
+        return first_best(scores / top)
+
+
+# ---- players that plan a whole turn from a table of final-roll values -----------------------
+
+class TurnPlanner(Player):
+    """Plays each turn exactly for its own end-of-turn values: a roll is worth its best box,
+    a keeper the mean of its rolls (`turn.keeper_values`), a roll with rerolls left its best
+    keeper (`turn.best_subkeeper`). Subclasses say which states share tables (`key`) and what
+    each box is worth after the last roll (`final_values`).
+
+    Tables of a batch are (rerolls + 1, n_rolls, S) choices for its S distinct keys: [0] the box
+    of each final roll, [k] the keeper of each roll with k rerolls left.
+    """
+
+    threads = 1
+
+    def key(self, states: States) -> States:
+        return np.asarray(states)
+
+    def final_values(self, keys: States) -> np.ndarray:
+        """(n_boxes, n_rolls, S) value of ending the turn in each box; -inf where not allowed."""
+        raise NotImplementedError
+
+    def _turn_block(self, keys: np.ndarray) -> np.ndarray:
+        space = self.space
+        out = np.empty((self.rules.rolls_per_turn, self.rules.dice.n_rolls, len(keys)), np.int16)
+        finals = self.final_values(keys)
+        roll_values, out[0] = best_of(finals)
+        del finals
+        for k in range(1, self.rules.rolls_per_turn):
+            roll_values, out[k] = best_subkeeper(space, keeper_values(space, roll_values), argmax=True)
+        return out
+
+    def _compute(self, keys: np.ndarray) -> np.ndarray:
+        blocks = [keys[i:i + BLOCK] for i in range(0, len(keys), BLOCK)]
+        if self.threads > 1 and len(blocks) > 1:
+            with ThreadPoolExecutor(self.threads) as pool:
+                parts = list(pool.map(self._turn_block, blocks))
+        else:
+            parts = [self._turn_block(b) for b in blocks]
+        return np.concatenate(parts, axis=2)
+
+    def tables(self, states: States) -> tuple[np.ndarray, np.ndarray]:
+        """Each game's column in the choices of the distinct keys of the batch. The last
+        batch's are kept: a simulator asks about the same states three times a turn."""
+        states = np.asarray(states)
+        last = getattr(self, "_last", None)
+        if last is not None and np.array_equal(last[0], states):
+            return last[1], last[2]
+        keys, column = np.unique(self.key(states), return_inverse=True)
+        self._last = (states.copy(), column, self._compute(keys))
+        return column, self._last[2]
+
+    def keep(self, states, rolls, rerolls, rng):
+        column, choices = self.tables(states)
+        return choices[rerolls, rolls, column].astype(np.int64)
+
+    def box(self, states, rolls, rng):
+        column, choices = self.tables(states)
+        return choices[0, rolls, column].astype(np.int64)
+
+
+class Optimal(TurnPlanner):
+    """The solver's policy: keep the dice with the highest expected final score, score the box
+    with the highest points-now-plus-value-of-the-next-state.
+
+    Its turn tables come from `turn.py` for the distinct states among the games, so a batch
+    costs one solver turn per distinct state, not per game. Ties go as in the solver: a keeper
+    replaces a larger one only when strictly better, and the first box of equal value wins.
+    """
+
+    name = "optimal"
+
+    def __init__(self, rules, solution=None, threads: int | None = None):
+        super().__init__(rules)
+        if solution is None:
+            from .cache import get_solution
+            solution = get_solution(self.rules, progress=False)
+        if solution.rules.name != self.rules.name:
+            raise ValueError(f"solution is for {solution.rules.name!r}, not {self.rules.name!r}")
+        self.values = solution.values
+        self.threads = threads or min(4, os.cpu_count() or 1)
+
+    def final_values(self, keys):
+        return box_values(self.space, self.values, keys)
+
+
+# ---- look-up by name --------------------------------------------------------------------------
+
+def _registry() -> dict[str, Callable[..., Strategy]]:
+    from .planners import Heuristic, MCPlanner, TurnExpectation
+    players = (Optimal, Random, Greedy, Strategic, TurnExpectation, Heuristic, MCPlanner)
+    return {p.name: p for p in players}
+
+
+def strategy_names() -> list[str]:
+    """Names `get_strategy` knows."""
+    return list(_registry())
+
+
+def get_strategy(name: str) -> Callable[..., Strategy]:
+    """The player class of a strategy name: `get_strategy("greedy")("yahtzee")` is a player."""
+    players = _registry()
+    if name not in players:
+        raise ValueError(f"unknown strategy {name!r}; choose one of: {', '.join(players)}")
+    return players[name]
+
+
+def make_player(strategy: str | Strategy | Callable[..., Strategy], rules: str | Rules,
+                **options) -> Strategy:
+    """A player for `rules` from a name, a player class, or a player (checked to match)."""
+    rules = get_rules(rules)
+    if isinstance(strategy, str):
+        strategy = get_strategy(strategy)
+    if isinstance(strategy, type) or not isinstance(strategy, Strategy):
+        strategy = strategy(rules, **options)
+    if strategy.rules.name != rules.name:
+        raise ValueError(f"player {strategy!r} plays {strategy.rules.name!r}, not {rules.name!r}")
+    return strategy
