@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Install the project with its dev extra into .venv and run the whole test suite.
+# Install the project with its dev extra into .venv and run the whole test suite:
+# unit tests, doctests and every notebook under nbval.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev]"
-.venv/bin/python -m pytest -q "$@"
+.venv/bin/python -m pytest -q --nbval-lax tests yatzy_core notebooks "$@"

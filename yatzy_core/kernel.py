@@ -31,6 +31,7 @@ class Tables:
     add_die: np.ndarray      # (K, faces)
     remove_die: np.ndarray   # (K, n_dice)
     level_start: np.ndarray  # (n_dice + 2,) first keeper index of each size
+    first_roll: np.ndarray   # (R,) P(roll) for a roll of all the dice
     params: np.ndarray       # int64 scalars, see `tables`
 
 
@@ -49,7 +50,7 @@ def tables(rules: Rules) -> Tables:
     starts = np.array([s.start for s in dice.level_slices] + [dice.n_keepers], dtype=np.int64)
     return Tables(rules.score_table.astype(np.float64), rules.joker_table.astype(np.float64),
                   rules.upper_faces.astype(np.int64), dice.rolls.astype(np.int64), kind_face,
-                  dice.add_die, dice.remove_die, starts, params)
+                  dice.add_die, dice.remove_die, starts, dice.transition[0].copy(), params)
 
 
 def turn_block(rules: Rules, t: Tables, values: np.ndarray, states: np.ndarray,
@@ -60,7 +61,7 @@ def turn_block(rules: Rules, t: Tables, values: np.ndarray, states: np.ndarray,
     second_out = np.empty(len(states) if want else 0)
     _turn_block(np.asarray(states, dtype=np.int64), values, second if want else values, want,
                 mean_out, second_out, t.score, t.joker, t.face_of_box, t.counts, t.kind_face,
-                t.add_die, t.remove_die, t.level_start, t.params)
+                t.add_die, t.remove_die, t.level_start, t.first_roll, t.params)
     return (mean_out, second_out) if want else mean_out
 
 
@@ -82,7 +83,7 @@ def _idx(mask, u, y, p):
 
 @njit(parallel=True, cache=True)
 def _turn_block(states, values, second, want, mean_out, second_out, score, joker, face_of_box,
-                counts, kind_face, add_die, remove_die, level_start, p):
+                counts, kind_face, add_die, remove_die, level_start, first_roll, p):
     n_states = len(states)
     n_chunks = min(n_states, 64)
     for c in prange(n_chunks):
@@ -90,12 +91,12 @@ def _turn_block(states, values, second, want, mean_out, second_out, score, joker
         hi = (c + 1) * n_states // n_chunks
         _turn_chunk(states[lo:hi], values, second, want, mean_out[lo:hi],
                     second_out[lo:hi] if want else second_out, score, joker, face_of_box,
-                    counts, kind_face, add_die, remove_die, level_start, p)
+                    counts, kind_face, add_die, remove_die, level_start, first_roll, p)
 
 
 @njit(cache=True)
 def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker, face_of_box,
-                counts, kind_face, add_die, remove_die, level_start, p):
+                counts, kind_face, add_die, remove_die, level_start, first_roll, p):
     """States in groups of LANES: the innermost loops run across the group, which the compiler
     turns into SIMD instructions; consecutive states mostly share their used boxes."""
     n_rolls, n_boxes = score.shape
@@ -169,7 +170,7 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
                 _joker_rolls(e, e2, v, mask[v], u[v], y[v], want, values, second, score, joker,
                              face_of_box, kind_face, p)
         # ---- rerolls: keepers recursion, then best keeper inside each roll
-        for stage in range(rolls_per_turn):
+        for stage in range(rolls_per_turn - 1):
             w[roll_offset:] = e
             if want:
                 w2[roll_offset:] = e2
@@ -177,8 +178,6 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
                 _average_children(w, k, add_die, faces)
                 if want:
                     _average_children(w2, k, add_die, faces)
-            if stage == rolls_per_turn - 1:
-                break
             # best sub-keeper: m[k] = max(w[k], m[k minus one die]); sizes ascending
             for size in range(1, n_dice + 1):
                 for k in range(level_start[size], level_start[size + 1]):
@@ -189,10 +188,16 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
             e[:] = w[roll_offset:]
             if want:
                 e2[:] = w2[roll_offset:]
+        # ---- the first roll: only the empty keeper's value is needed
         for v in range(lanes):
-            mean_out[g0 + v] = w[0, v]
+            acc = 0.0
+            acc2 = 0.0
+            for r in range(n_rolls):
+                acc += first_roll[r] * e[r, v]
+                acc2 += first_roll[r] * e2[r, v]
+            mean_out[g0 + v] = acc
             if want:
-                second_out[g0 + v] = w2[0, v]
+                second_out[g0 + v] = acc2
 
 
 @njit(cache=True)

@@ -43,7 +43,8 @@ class Solution:
     def std(self) -> float:
         """Exact standard deviation of the final score under optimal play (no simulation)."""
         if self.second is None:
-            raise ValueError("this solution was computed without second moments (backend='numpy')")
+            raise ValueError("this solution was computed without second moments "
+                             "(solve with moments=True and the numba backend)")
         start = self.space.index(0, 0, 0)
         return float(np.sqrt(self.second[start] - self.values[start] ** 2))
 
@@ -52,17 +53,19 @@ class Solution:
         return float(self.values[self.space.index(mask, min(upper, self.rules.upper_cap), flag)])
 
 
-def solve(rules: str | Rules, progress: bool = True, backend: str = "numba") -> Solution:
+def solve(rules: str | Rules, progress: bool = True, backend: str = "numba",
+          moments: bool = True) -> Solution:
     """Solve a rule set by backward induction over its reachable turn states.
 
-    backend="numba" (default) also computes second moments, hence `Solution.std`.
+    With moments (numba backend only) the second moment of the points to come is carried along
+    the optimal policy too, which gives `Solution.std`; it costs about twice the time.
     """
     rules = get_rules(rules)
     if backend not in ("numba", "numpy"):
         raise ValueError(f"unknown backend {backend!r}; choose 'numba' or 'numpy'")
     space = StateSpace(rules)
     values = np.zeros(space.size)
-    second = np.zeros(space.size) if backend == "numba" else None
+    second = np.zeros(space.size) if backend == "numba" and moments else None
     step = _numba_step(rules, values, second) if backend == "numba" else _numpy_step(space, values)
     block = BLOCK if backend == "numba" else NUMPY_BLOCK
     start = time.perf_counter()
@@ -82,7 +85,10 @@ def _numba_step(rules, values, second):
     t = tables(rules)
 
     def step(states):
-        values[states], second[states] = turn_block(rules, t, values, states, second)
+        if second is None:
+            values[states] = turn_block(rules, t, values, states)
+        else:
+            values[states], second[states] = turn_block(rules, t, values, states, second)
     return step
 
 

@@ -83,12 +83,16 @@ class StateSpace:
             reach[no_yahtzee, :, 1] = False
         return reach.reshape(-1)
 
+    @cached_property
+    def boxes_used(self) -> np.ndarray:
+        """Number of used boxes of every mask (its popcount)."""
+        masks = np.arange(1 << self.n_boxes)
+        return ((masks[:, None] >> np.arange(self.n_boxes)) & 1).sum(axis=1)
+
     def layer(self, used: int) -> np.ndarray:
         """Reachable state indices with exactly `used` boxes used, ascending."""
-        masks = np.arange(1 << self.n_boxes)
-        popcount = np.array([bin(m).count("1") for m in masks])
         per_mask = self.reachable.reshape(1 << self.n_boxes, -1)
-        rows = per_mask & (popcount == used)[:, None]
+        rows = per_mask & (self.boxes_used == used)[:, None]
         return np.flatnonzero(rows.reshape(-1))
 
     def decode(self, index):
