@@ -245,15 +245,31 @@ def _best_child(w, k, size, remove_die):
 
 @njit(cache=True)
 def _best_child_tracked(w, w2, k, size, remove_die):
-    """As _best_child, carrying the second moment of whichever keeper wins."""
-    for v in range(LANES):
-        best, best2 = w[k, v], w2[k, v]
-        for j in range(size):
-            c = remove_die[k, j]
-            x = w[c, v]
-            if x > best:
-                best, best2 = x, w2[c, v]
-        w[k, v], w2[k, v] = best, best2
+    """As _best_child, carrying the second moment of whichever keeper wins (first on ties)."""
+    out, out2 = w[k], w2[k]
+    a0, a1, a2, a3, a4, a5, a6, a7 = out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]
+    b0, b1, b2, b3, b4, b5, b6, b7 = out2[0], out2[1], out2[2], out2[3], out2[4], out2[5], out2[6], out2[7]
+    for j in range(size):
+        c = remove_die[k, j]
+        row, row2 = w[c], w2[c]
+        b0 = row2[0] if row[0] > a0 else b0
+        a0 = max(a0, row[0])
+        b1 = row2[1] if row[1] > a1 else b1
+        a1 = max(a1, row[1])
+        b2 = row2[2] if row[2] > a2 else b2
+        a2 = max(a2, row[2])
+        b3 = row2[3] if row[3] > a3 else b3
+        a3 = max(a3, row[3])
+        b4 = row2[4] if row[4] > a4 else b4
+        a4 = max(a4, row[4])
+        b5 = row2[5] if row[5] > a5 else b5
+        a5 = max(a5, row[5])
+        b6 = row2[6] if row[6] > a6 else b6
+        a6 = max(a6, row[6])
+        b7 = row2[7] if row[7] > a7 else b7
+        a7 = max(a7, row[7])
+    out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7] = a0, a1, a2, a3, a4, a5, a6, a7
+    out2[0], out2[1], out2[2], out2[3], out2[4], out2[5], out2[6], out2[7] = b0, b1, b2, b3, b4, b5, b6, b7
 
 
 @njit(cache=True)
