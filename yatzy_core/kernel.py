@@ -107,10 +107,12 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
     counts_t = np.ascontiguousarray(counts.T)    # (faces, R)
     e = np.empty((n_rolls, LANES))               # value of each roll at the current stage
     e2 = np.zeros((n_rolls, LANES))              # its second moment under the chosen policy
-    chosen = np.zeros((n_rolls, LANES), dtype=np.int64)
-    per_count = np.empty((n_dice + 1, LANES))
-    nxt = np.empty(LANES)
-    nxt0 = np.empty(LANES)
+    per_count = np.empty((n_dice + 1, LANES))    # value of an upper box by count of its face
+    per_count2 = np.empty((n_dice + 1, LANES))
+    nxt = np.empty(LANES)                        # next state's value (and second moment) ...
+    nxt2 = np.empty(LANES)
+    nxt0 = np.empty(LANES)                       # ... and with the Yahtzee box scratched
+    nxt02 = np.empty(LANES)
     w = np.empty((n_keepers, LANES))
     w2 = np.zeros((n_keepers, LANES))
     mask = np.empty(LANES, dtype=np.int64)
@@ -137,38 +139,43 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
                 for c in range(n_dice + 1):
                     for v in range(LANES):
                         gain, nu = _upper_step(u[v], f * c, p)
-                        per_count[c, v] = -np.inf if (mask[v] >> b) & 1 else \
-                            gain + values[_idx(mask[v] | (1 << b), nu, y[v], p)]
+                        j = _idx(mask[v] | (1 << b), nu, y[v], p)
+                        closed = (mask[v] >> b) & 1
+                        per_count[c, v] = -np.inf if closed else gain + values[j]
+                        per_count2[c, v] = gain * gain + 2.0 * gain * values[j] + second[j]
                 cf = counts_t[f - 1]
                 for r in range(n_rolls):
-                    row = per_count[cf[r]]
+                    row, row2 = per_count[cf[r]], per_count2[cf[r]]
                     for v in range(LANES):
-                        x = row[v]
-                        better = x > e[r, v]
-                        chosen[r, v] = b if better else chosen[r, v]
-                        e[r, v] = x if better else e[r, v]
+                        better = row[v] > e[r, v]
+                        e2[r, v] = row2[v] if better else e2[r, v]
+                        e[r, v] = row[v] if better else e[r, v]
                 continue
             is_yahtzee = b == yi and tracks_flag == 1
             for v in range(LANES):
                 closed = (mask[v] >> b) & 1
                 nm = mask[v] | (1 << b)
-                nxt[v] = -np.inf if closed else values[_idx(nm, u[v], 1 if is_yahtzee else y[v], p)]
-                nxt0[v] = -np.inf if closed else values[_idx(nm, u[v], 0, p)]
+                j = _idx(nm, u[v], 1 if is_yahtzee else y[v], p)
+                j0 = _idx(nm, u[v], 0, p)
+                nxt[v] = -np.inf if closed else values[j]
+                nxt2[v] = second[j]
+                nxt0[v] = -np.inf if closed else values[j0]
+                nxt02[v] = second[j0]
             sc = score_t[b]
             for r in range(n_rolls):
                 pts = sc[r]
+                scored = pts > 0 or not is_yahtzee
                 for v in range(LANES):
-                    x = pts + nxt[v] if (pts > 0 or not is_yahtzee) else nxt0[v]
+                    x = pts + nxt[v] if scored else nxt0[v]
+                    x2 = pts * pts + 2.0 * pts * nxt[v] + nxt2[v] if scored else nxt02[v]
                     better = x > e[r, v]
-                    chosen[r, v] = b if better else chosen[r, v]
+                    e2[r, v] = x2 if better else e2[r, v]
                     e[r, v] = x if better else e[r, v]
-        for v in range(LANES):
-            if want:
-                _second_moments(e2, chosen, v, mask[v], u[v], y[v], values, second, score,
-                                face_of_box, counts, yi, tracks_flag, p)
-            if tracks_flag == 1 and (mask[v] >> yi) & 1:
-                _joker_rolls(e, e2, v, mask[v], u[v], y[v], want, values, second, score, joker,
-                             face_of_box, kind_face, p)
+        if tracks_flag == 1:
+            for v in range(LANES):
+                if (mask[v] >> yi) & 1:
+                    _joker_rolls(e, e2, v, mask[v], u[v], y[v], want, values, second, score,
+                                 joker, face_of_box, kind_face, p)
         # ---- rerolls: keepers recursion, then best keeper inside each roll
         for stage in range(rolls_per_turn - 1):
             w[roll_offset:] = e
@@ -270,26 +277,6 @@ def _best_child_tracked(w, w2, k, size, remove_die):
         a7 = max(a7, row[7])
     out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7] = a0, a1, a2, a3, a4, a5, a6, a7
     out2[0], out2[1], out2[2], out2[3], out2[4], out2[5], out2[6], out2[7] = b0, b1, b2, b3, b4, b5, b6, b7
-
-
-@njit(cache=True)
-def _second_moments(e2, chosen, v, mask, u, y, values, second, score, face_of_box, counts, yi,
-                    tracks_flag, p):
-    """Second moment of each roll's points-to-come when scored in its chosen box."""
-    for r in range(e2.shape[0]):
-        b = chosen[r, v]
-        nm = mask | (1 << b)
-        f = face_of_box[b]
-        if f > 0:
-            g, nu = _upper_step(u, f * counts[r, f - 1], p)
-            j = _idx(nm, nu, y, p)
-        elif b == yi and tracks_flag == 1:
-            g = score[r, b]
-            j = _idx(nm, u, 1 if g > 0 else 0, p)
-        else:
-            g = score[r, b]
-            j = _idx(nm, u, y, p)
-        e2[r, v] = g * g + 2.0 * g * values[j] + second[j]
 
 
 @njit(cache=True)
