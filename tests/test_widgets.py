@@ -1,0 +1,205 @@
+"""The explorer and coach widgets, checked through their models (explorer.update, app.keep...)."""
+import re
+
+import pytest
+
+from yatzy_core.advisor import Position, advise
+from yatzy_core.coach import play_optimally
+from yatzy_core.widgets import Explorer, advice_table, bar_data
+from yatzy_core.widgets_coach import CoachApp
+
+
+def advice_for(solutions, rules, **kw):
+    return advise(Position.make(rules, **kw), solutions(rules))
+
+
+@pytest.fixture
+def explorer(solutions):
+    solutions("yatzy"), solutions("yahtzee")   # solved once per session
+    return Explorer(rules="yatzy", dice=(1, 1, 1, 1, 2), rolls_left=2)
+
+
+def test_known_position_shows_the_advisors_ranking(explorer, solutions):
+    ranked = advice_for(solutions, "yatzy", dice="11112", rolls_left=2)
+    assert explorer.best_label == ranked[0].label == "keep 1 1 1 1"
+    assert explorer.advice == ranked and explorer.message == ""
+    table = explorer.table_w.value
+    assert table.count('class="yc-row') == len(ranked) == 10           # every distinct keeper
+    assert table.count("yc-row yc-best-row") == sum(a.loss < 1e-9 for a in ranked)
+    assert "keep 1 1 1 1" in explorer.best_w.value
+    assert "expected points still to come" in table                   # no score entered
+    bar = explorer.fig.data[0]
+    assert bar.y[-1] == ranked[0].label and bar.x[-1] == pytest.approx(ranked[0].expected)
+    assert len(bar.y) == min(explorer.top, len(ranked))
+    assert "(points)" in explorer.fig.layout.xaxis.title.text and explorer.fig.layout.title.text
+
+
+def test_clicking_a_die_cycles_it_and_updates_the_advice(explorer, solutions):
+    explorer.dice_w[4].click()                                          # the 2 becomes a 3
+    assert explorer.dice == (1, 1, 1, 1, 3) and explorer.dice_w[4].description == "3"
+    assert explorer.advice == advice_for(solutions, "yatzy", dice="11113", rolls_left=2)
+    for _ in range(3):
+        explorer.dice_w[4].click()
+    assert explorer.dice[4] == 6
+    explorer.dice_w[4].click()
+    assert explorer.dice[4] == 1                                        # 6 wraps round to 1
+    assert explorer.best_label == advice_for(solutions, "yatzy", dice="11111", rolls_left=2)[0].label
+
+
+def test_widgets_drive_the_model(explorer, solutions):
+    explorer.rolls_w.value = 0
+    explorer.card_w.children[0].value = True                            # tick "ones"
+    assert explorer.used == ("ones",)
+    explorer.upper_w.value = 3
+    ranked = advice_for(solutions, "yatzy", dice="11112", rolls_left=0, used=["ones"], upper_total=3)
+    assert explorer.advice == ranked and ranked[0].action == "box"
+    explorer.scored_w.value = "40"                                      # the score is now known
+    assert explorer.value_heading == "expected final score"
+    assert f"{ranked[0].expected + 40:.2f}" in explorer.best_w.value
+    assert explorer.fig.data[0].x[-1] == pytest.approx(ranked[0].expected + 40)
+    explorer.dice_text.value = "66665"
+    assert explorer.dice == (5, 6, 6, 6, 6) and explorer.dice_w[0].description == "5"
+
+
+def test_update_matches_the_widgets(explorer):
+    explorer.update(rules="yahtzee", dice="33456", rolls_left=1, used="ones,chance", upper_total=2)
+    assert explorer.rules_w.value == "yahtzee" and explorer.rolls_w.value == 1
+    names = [t.description for t in explorer.card_w.children]
+    assert names == list(explorer.position.rules.box_names)
+    assert [t.description for t in explorer.card_w.children if t.value] == ["ones", "chance"]
+    assert explorer.upper_w.value == 2 and not explorer.bonus_w.disabled
+
+
+def test_changing_rules_keeps_what_still_makes_sense(explorer):
+    explorer.update(used=("ones", "one_pair"), upper_total=2)
+    explorer.rules_w.value = "yahtzee"
+    assert explorer.used == ("ones",) and explorer.message == ""        # one_pair is yatzy only
+
+
+@pytest.mark.parametrize("params, text", [
+    (dict(used=("ones",), upper_total=7), "upper total 7 cannot be made"),
+    (dict(dice="1111"), "dice"),
+    (dict(dice="11a12"), "cannot read dice"),
+    (dict(rolls_left=5), "rolls_left"),
+    (dict(rules="poker"), "poker"),
+])
+def test_impossible_positions_show_a_message(explorer, params, text):
+    explorer.update(**params)
+    assert explorer.message.startswith("Impossible position:") and text in explorer.message
+    assert explorer.advice == [] and explorer.best_label == "" and explorer.table_w.value == ""
+    assert text in explorer.message_w.value and "Traceback" not in explorer.message_w.value
+    assert list(explorer.fig.data[0].x) == [] and "No advice" in explorer.fig.layout.title.text
+    explorer.update(rules="yatzy", dice="11112", rolls_left=2, used=(), upper_total=0)
+    assert explorer.message == "" and explorer.best_label == "keep 1 1 1 1"
+
+
+def test_full_card_and_bad_score_text(explorer):
+    explorer.update(used=explorer.position.rules.box_names)
+    assert "game is over" in explorer.message
+    explorer.update(used=())
+    explorer.scored_w.value = "lots"
+    assert "whole number" in explorer.message
+    assert explorer.out.outputs == ()                                   # no traceback anywhere
+
+
+def test_unknown_inputs_are_refused(explorer):
+    with pytest.raises(ValueError, match="unknown explorer inputs"):
+        explorer.update(dices="11112")
+
+
+def test_play_it_forward(explorer, solutions):
+    explorer.update(scored=10)
+    explorer.play_w.click()                                             # keep 1 1 1 1, reroll one
+    assert explorer.rolls_left == 1 and list(explorer.dice).count(1) >= 4
+    explorer.update(rolls_left=0, dice="11112")
+    best = explorer.best
+    points = explorer.position.points(best.box)
+    explorer.play_best()
+    assert best.box in explorer.used and explorer.scored == 10 + points
+    assert explorer.rolls_left == 2 and explorer.upper_total == points * (best.box == "ones")
+
+
+def test_table_and_bars_are_pure_functions(solutions):
+    ranked = advice_for(solutions, "yatzy", dice="12345", rolls_left=0)
+    html = advice_table(ranked, scored=100)
+    first = re.search(r'data-label="([^"]+)"><td>1</td><td>[^<]+</td><td>([0-9.]+)', html)
+    assert first.group(1) == ranked[0].label and float(first.group(2)) == round(ranked[0].expected + 100, 2)
+    labels, values, colours, xrange = bar_data(ranked, None, 3)
+    assert labels == [a.label for a in ranked[:3]][::-1] and xrange[0] < min(values) <= max(values) < xrange[1]
+    assert bar_data([], None, 3) == ([], [], [], None)
+
+
+# ---- the coach widget ----------------------------------------------------------------------
+
+def hold_for(dice, keep):
+    """Die positions that hold the multiset `keep` (first matching dice)."""
+    held = [False] * len(dice)
+    for face in keep:
+        held[next(i for i, d in enumerate(dice) if d == face and not held[i])] = True
+    return held
+
+
+def test_coach_plays_a_seeded_game_by_clicks(solutions):
+    solutions("yatzy")
+    app = CoachApp("yatzy", seed=31)
+    assert app.advice_w.value == "" and app.summary_w.value == ""        # advice hidden
+    while not app.game.over:
+        best = app.best
+        if best.action == "keep":
+            for i, h in enumerate(hold_for(app.game.position.dice, best.keep)):
+                if h:
+                    app.dice_w[i].value = True                           # click to hold
+            app.roll_w.click()
+        else:
+            next(b for b in app.card_w.children if b.tooltip == best.box).click()
+        assert "optimal" in app.feedback_w.value and "cost" not in app.feedback_w.value
+    reference = play_optimally("yatzy", seed=31, solution=solutions("yatzy")).summary()
+    assert app.game.summary() == reference
+    assert f"Total: {reference.total} points" in app.summary_w.value
+    assert f"Optimal moves: {reference.moves} of {reference.moves}" in app.summary_w.value
+    assert "game over" in app.status and all(b.disabled for b in app.card_w.children)
+
+
+def test_coach_reports_losses_and_reveals_advice_on_request(solutions):
+    app = CoachApp("yatzy", seed=2)
+    worst = app.advice[-1]
+    d = app.keep(worst.keep)
+    assert d.loss == pytest.approx(worst.loss) and f"cost {worst.loss:.2f}" in app.feedback_w.value
+    assert "optimal:" not in app.feedback_w.value                     # advice hidden
+    app.show_w.value = True
+    assert app.show_advice and app.advice_w.value.count('class="yc-row') == len(app.advice)
+    assert f"optimal: {d.best.label}" in app.history_w.value
+
+
+def test_coach_illegal_moves_show_a_message_and_change_nothing(solutions):
+    app = CoachApp("yatzy", seed=2)
+    app.keep(app.game.position.dice)
+    app.keep(app.game.position.dice)
+    before = (app.game.position, len(app.game.decisions))
+    assert app.roll_w.disabled and app.roll() is None
+    assert "Not allowed: no rerolls left" in app.feedback_w.value
+    assert (app.game.position, len(app.game.decisions)) == before
+
+
+def test_coach_new_game_from_widgets(solutions):
+    solutions("yahtzee")
+    app = CoachApp("yatzy", seed=2)
+    app.rules_w.value, app.seed_w.value = "yahtzee", "8"
+    app.new_w.click()
+    assert app.game.rules.name == "yahtzee" and app.seed == 8
+    assert [b.tooltip for b in app.card_w.children] == list(app.game.rules.box_names)
+    app.seed_w.value = "x"
+    app.new_w.click()
+    assert "seed must be a whole number" in app.feedback_w.value and app.seed == 8
+
+
+def test_coach_card_shows_box_points_and_bonus_apart(solutions):
+    app = CoachApp("yatzy", seed=2).new_game(dice="44445")
+    for name, following in [("fours", "55556"), ("fives", "33336"), ("threes", "66666")]:
+        app.game.score(name, next_dice=following)           # upper total 16 + 20 + 12 = 48
+    app.update()
+    sixes = next(b for b in app.card_w.children if b.tooltip == "sixes")
+    assert sixes.description == "sixes: 30 + 50 bonus"      # 48 + 30 reaches 63
+    sixes.click()
+    assert sixes.description == "sixes = 30" and "bonuses so far: 50" in app.card_head.value
+    assert app.game.bonus == 50 and app.game.total == 16 + 20 + 12 + 30 + 50

@@ -1,0 +1,218 @@
+"""The play-along coach: play a whole game from Python and have every decision checked.
+
+A `Game` rolls the dice for you (a seeded numpy Generator, or dice you give), you keep dice and
+score boxes, and each decision is scored against optimal play with `advise`: its *loss* is how
+many expected final points the choice gives up against the best one. The losses are in expected
+points, so a game's result splits into skill and luck:
+
+    total = optimal expectation - expected points lost + luck
+
+Nothing here imports widgets; `yatzy_core.widgets_coach` is only a view of a `Game`.
+
+>>> game = Game("yatzy", dice="11112")
+>>> decision = game.keep("1111", rolled="1")
+>>> decision.label, decision.optimal, game.position.dice
+('keep 1 1 1 1', True, (1, 1, 1, 1, 1))
+>>> game.score("yatzy", next_dice="23456").points
+50
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from .advisor import Advice, Position, advise, parse_dice
+from .cache import get_solution
+from .rules import Rules, get_rules
+from .solver import Solution
+
+OPTIMAL = 1e-9   # a decision losing less than this many expected points is optimal (ties included)
+COSTLIEST = 3    # how many of the worst decisions a summary lists
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One move of a game: the position it was made in, the choice, and what optimal play would do."""
+
+    turn: int                 # 1 for the first box to fill
+    position: Position        # before the move
+    choice: Advice            # what was played, with its expected points still to come and its loss
+    best: Advice              # the advisor's first choice in the same position
+    points: int | None = None  # points the move scored, bonuses included (box moves only)
+    bonus: int = 0             # the part of `points` that is upper or Yahtzee bonus
+
+    @property
+    def loss(self) -> float:
+        return self.choice.loss
+
+    @property
+    def optimal(self) -> bool:
+        return self.loss < OPTIMAL
+
+    @property
+    def label(self) -> str:
+        return self.choice.label
+
+    def __str__(self) -> str:
+        where = (f"turn {self.turn}, dice {' '.join(map(str, self.position.dice))}, "
+                 f"{self.position.rolls_left} rerolls left")
+        if self.optimal:
+            return f"{where}: {self.label} (optimal)"
+        return f"{where}: {self.label}, optimal was {self.best.label} (lost {self.loss:.2f} points)"
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How a finished (or unfinished) game went, measured against optimal play."""
+
+    rules: str
+    total: int                 # points scored, bonuses included
+    bonus: int                 # the bonus part of the total
+    optimal_expected: float    # what optimal play expects from the start of a game
+    moves: int
+    optimal_moves: int
+    total_loss: float          # expected points given up, summed over every move
+    costliest: tuple[Decision, ...]   # the worst moves (that lost something), worst first
+
+    @property
+    def luck(self) -> float:
+        """The part of the result the dice decided: total - (optimal expectation - loss)."""
+        return self.total - (self.optimal_expected - self.total_loss)
+
+    def lines(self) -> list[str]:
+        bonus = f", bonuses {self.bonus}" if self.bonus else ""
+        out = [f"Total: {self.total} points ({self.rules}{bonus})",
+               f"Optimal play expects {self.optimal_expected:.2f} points from the start of a game",
+               f"Optimal moves: {self.optimal_moves} of {self.moves}",
+               f"Expected points lost against optimal play: {self.total_loss:.2f}",
+               f"Luck (total - optimal expectation + points lost): {self.luck:+.2f}"]
+        if self.costliest:
+            out.append("Costliest decisions:")
+            out += [f"  {i}. {d}" for i, d in enumerate(self.costliest, 1)]
+        else:
+            out.append("Every move was optimal.")
+        return out
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+
+def bonus_points(position: Position, box: str) -> int:
+    """The bonus part of scoring `box` now: the upper bonus when this box reaches the threshold,
+    the Yahtzee bonus for another n of a kind once the Yahtzee box holds 50.
+
+    >>> bonus_points(Position.make("yatzy", used="fours,fives,sixes", upper_total=60, dice="22222",
+    ...                             rolls_left=0), "twos")
+    50
+    """
+    rules, b = position.rules, position.rules.box_index(box)
+    bonus = 0
+    if rules.tracks_upper and rules.boxes[b].is_upper:
+        gained = int(rules.score_table[position.roll, b])
+        if position.upper_total < rules.upper_bonus_threshold <= position.upper_total + gained:
+            bonus += rules.upper_bonus
+    if position.yahtzee_bonus and position.roll in rules.n_of_a_kind_rolls:
+        bonus += rules.yahtzee_bonus
+    return bonus
+
+
+def _rng(seed) -> np.random.Generator:
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+
+
+class Game:
+    """A game in progress: the position now, the moves made and the points scored.
+
+    `seed` (an int or a numpy Generator) draws every roll you do not give yourself; `dice` is the
+    first roll. An illegal move raises ValueError and leaves the game as it was.
+    """
+
+    def __init__(self, rules: str | Rules = "yatzy", seed=None, dice=None, solution: Solution | None = None):
+        self.rules = get_rules(rules)
+        if solution is not None and solution.rules != self.rules:
+            raise ValueError(f"the solution is for rules {solution.rules.name!r}, "
+                             f"the game for {self.rules.name!r}")
+        self.solution = solution or get_solution(self.rules, progress=False)
+        self.rng = _rng(seed)
+        if dice is None:
+            dice = self.rng.integers(1, self.rules.faces + 1, size=self.rules.n_dice)
+        self.position: Position | None = Position.make(self.rules, dice=dice)
+        self.decisions: list[Decision] = []
+        self.total = 0                      # points scored, bonuses included
+        self.bonus = 0                      # the bonus part of the total
+        self.scores: dict[str, int] = {}    # box -> points written in it (bonuses apart)
+
+    # -- reading the game
+    @property
+    def over(self) -> bool:
+        return self.position is None
+
+    @property
+    def turn(self) -> int:
+        """The turn being played, 1-based (the number of boxes filled + 1)."""
+        return len(self.scores) + 1
+
+    def _now(self) -> Position:
+        if self.position is None:
+            raise ValueError("the game is over: start a new Game")
+        return self.position
+
+    def advice(self) -> list[Advice]:
+        """The advisor's ranking of every choice in the position now, best first."""
+        return advise(self._now(), self.solution)
+
+    # -- moves
+    def keep(self, kept, rolled=None) -> Decision:
+        """Keep these dice and reroll the others (`rolled` gives the new dice, else they are drawn)."""
+        position = self._now()
+        kept = parse_dice(kept, self.rules.faces)
+        following = position.keep(kept, rolled=rolled, rng=self.rng)   # ValueError if illegal
+        ranked = advise(position, self.solution)
+        choice = next(a for a in ranked if a.keep == kept)
+        return self._record(Decision(self.turn, position, choice, ranked[0]), following)
+
+    def score(self, box: str, next_dice=None) -> Decision:
+        """Score the dice in `box` (also allowed with rerolls left: you stop rolling early)."""
+        position = self._now()
+        points = position.points(box)                  # ValueError if used or not allowed
+        ranked = advise(position, self.solution)
+        as_last = ranked if position.rolls_left == 0 else advise(
+            dataclasses.replace(position, rolls_left=0), self.solution)
+        scored = next(a for a in as_last if a.box == box)
+        choice = Advice("box", None, box, scored.expected, ranked[0].expected - scored.expected)
+        following = position.score(box, next_dice=next_dice, rng=self.rng)   # checks next_dice
+        bonus = bonus_points(position, box)
+        decision = Decision(self.turn, position, choice, ranked[0], points, bonus)
+        self.scores[box] = points - bonus
+        self.bonus += bonus
+        self.total += points
+        return self._record(decision, following)
+
+    def play(self, advice: Advice, rolled=None) -> Decision:
+        """Make the move an `Advice` describes (for example the advisor's first choice)."""
+        if advice.action == "keep":
+            return self.keep(advice.keep, rolled=rolled)
+        return self.score(advice.box, next_dice=rolled)
+
+    def _record(self, decision: Decision, following: Position | None) -> Decision:
+        self.decisions.append(decision)
+        self.position = following
+        return decision
+
+    # -- the verdict
+    def summary(self) -> Summary:
+        """Total, optimal expectation, optimal moves, expected points lost and the costliest moves."""
+        worst = sorted((d for d in self.decisions if not d.optimal), key=lambda d: -d.loss)
+        return Summary(self.rules.name, self.total, self.bonus, self.solution.expected_score, len(self.decisions),
+                       sum(d.optimal for d in self.decisions), sum(d.loss for d in self.decisions),
+                       tuple(worst[:COSTLIEST]))
+
+
+def play_optimally(rules: str | Rules = "yatzy", seed=None, solution: Solution | None = None) -> Game:
+    """A whole game played by always taking the advisor's first choice (every move optimal)."""
+    game = Game(rules, seed=seed, solution=solution)
+    while not game.over:
+        game.play(game.advice()[0])
+    return game

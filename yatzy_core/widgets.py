@@ -1,0 +1,362 @@
+"""The "What should I keep?" explorer: set a position with widgets, see every choice ranked.
+
+Three layers, as in plotly's FigureWidget apps:
+
+1. the model is plain Python: an `advisor.Position` built from the inputs and `advise` on it;
+2. `Explorer` (a traitlets `HasTraits`) holds the inputs, the position, the advice and the message,
+   and builds its widgets and one `go.FigureWidget` once;
+3. widget callbacks only call `explorer.update(...)`; after every change `_render` rewrites the
+   view inside `fig.batch_update()`.
+
+So cells and tests drive the model with `explorer.update(**params)` and read
+`explorer.best_label`, `explorer.message` or `explorer.advice`, never pixels. Every widget carries
+a stable CSS class (`yc-die-0`, `yc-rules`, `yc-best`, ...) for the browser test.
+
+>>> ex = Explorer(rules="yatzy", dice=(1, 1, 1, 1, 2), rolls_left=2)
+>>> ex.best_label, ex.value_heading
+('keep 1 1 1 1', 'expected points still to come')
+>>> ex.update(upper_total=7, used=("ones",)).message
+'Impossible position: upper total 7 cannot be made with the used upper boxes (ones)'
+"""
+from __future__ import annotations
+
+import html
+from contextlib import contextmanager
+from copy import deepcopy
+
+import ipywidgets as W
+import numpy as np
+import plotly.graph_objects as go
+from traitlets import Bool, HasTraits, Instance, Int, List, Tuple, Unicode, observe
+
+from .advisor import Advice, Position, advise, parse_dice
+from .cache import get_solution
+from .rules import get_rules, rule_names
+from .solver import Solution
+
+INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored")
+OPTIMAL = 1e-9        # a choice losing less than this is optimal (ties share the highlight)
+BEST_COLOUR, OTHER_COLOUR = "#2ca02c", "#9bb7d4"
+TABLE_CSS = ("<style>.yc-table{border-collapse:collapse;font-family:sans-serif;font-size:13px}"
+             ".yc-table td,.yc-table th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"
+             ".yc-table td:nth-child(2),.yc-table th:nth-child(2){text-align:left}"
+             ".yc-table tr.yc-best-row{background:#d9f2d9;font-weight:bold}</style>")
+
+_solutions: dict[str, Solution] = {}
+
+
+def solution_for(rules) -> Solution:
+    """The solved tables of a rule set, loaded once per process (solved once per machine)."""
+    rules = get_rules(rules)
+    if rules.name not in _solutions:
+        _solutions[rules.name] = get_solution(rules, progress=False)
+    return _solutions[rules.name]
+
+
+# ---- pure view functions: advice in, HTML or figure data out --------------------------------------
+
+def value_heading(scored: int | None) -> str:
+    """What the numbers mean: final scores need the points already on the card."""
+    return "expected points still to come" if scored is None else "expected final score"
+
+
+def shown_value(advice: Advice, scored: int | None) -> float:
+    """An advice's expected points still to come, plus the points already scored when known."""
+    return advice.expected + (scored or 0)
+
+
+def advice_table(advice: list[Advice], scored: int | None = None) -> str:
+    """Every choice ranked, as an HTML table with the optimal ones highlighted."""
+    if not advice:
+        return ""
+    rows = [f"<tr><th>#</th><th>choice</th><th>{value_heading(scored)}</th><th>loss</th></tr>"]
+    for rank, a in enumerate(advice, 1):
+        best = " yc-best-row" if a.loss < OPTIMAL else ""
+        rows.append(f'<tr class="yc-row{best}" data-label="{html.escape(a.label)}"><td>{rank}</td>'
+                    f"<td>{html.escape(a.label)}</td><td>{shown_value(a, scored):.2f}</td>"
+                    f"<td>{a.loss:.2f}</td></tr>")
+    return TABLE_CSS + '<table class="yc-table">' + "".join(rows) + "</table>"
+
+
+def bar_data(advice: list[Advice], scored: int | None, top: int):
+    """Labels, values, colours and x range of the top choices, best at the top of the chart."""
+    shown = advice[:top][::-1]
+    labels = [a.label for a in shown]
+    values = [shown_value(a, scored) for a in shown]
+    colours = [BEST_COLOUR if a.loss < OPTIMAL else OTHER_COLOUR for a in shown]
+    if not values:
+        return [], [], [], None
+    low, high = min(values), max(values)
+    pad = max(1.0, 0.15 * (high - low))
+    return labels, values, colours, [low - pad, high + pad]
+
+
+def die_button(face: int, css: str, tooltip: str) -> W.Button:
+    button = W.Button(description=str(face), tooltip=tooltip,
+                      layout=W.Layout(width="44px", height="44px"))
+    button.style.font_weight = "bold"
+    return classed(button, "yc-die", css)
+
+
+def publish(fig: go.FigureWidget) -> None:
+    """Store the figure in its synced widget state, as plotly does when it is displayed: updates
+    reach open views as messages only, so a page that connects later (Voilà) would draw the
+    figure as first displayed."""
+    fig._widget_data = deepcopy(fig._data)
+    fig._widget_layout = deepcopy(fig._layout_obj._props)
+
+
+def classed(widget: W.DOMWidget, *css: str) -> W.DOMWidget:
+    """The widget with stable CSS classes added (handles for the browser test)."""
+    for c in css:
+        widget.add_class(c)
+    return widget
+
+
+# ---- the explorer ------------------------------------------------------------------------------
+
+class Explorer(HasTraits):
+    """A game position set by widgets, and the advisor's ranking of every choice in it."""
+
+    rules = Unicode("yatzy")
+    dice = Tuple((1, 1, 1, 1, 2))         # in the order shown (the position sorts them)
+    rolls_left = Int(2)                    # rerolls still allowed this turn
+    used = Tuple(())                       # names of the filled boxes
+    upper_total = Int(0)                   # points in the upper boxes (before any bonus)
+    yahtzee_bonus = Bool(False)            # the Yahtzee box holds 50 (rules with the bonus)
+    scored = Int(None, allow_none=True)    # points on the card so far, if the player tells us
+    top = Int(10)                          # choices in the bar chart
+
+    position = Instance(Position, allow_none=True)
+    advice = List()
+    message = Unicode("")
+
+    def __init__(self, seed=0, **params):
+        super().__init__()
+        self.rng = np.random.default_rng(seed)
+        self._holding = self._syncing = False
+        self._card_rules = None
+        self._build()
+        self.update(**params)
+
+    # -- the model
+    def update(self, **params) -> "Explorer":
+        """Set any of INPUTS at once, then recompute the position and advice one time."""
+        unknown = set(params) - set(INPUTS)
+        if unknown:
+            raise ValueError(f"unknown explorer inputs {sorted(unknown)}; use {', '.join(INPUTS)}")
+        error = ""
+        if isinstance(params.get("dice"), str):
+            try:
+                params["dice"] = parse_dice(params["dice"])
+            except ValueError as err:        # shown as the message; the dice stay as they were
+                error = str(err)
+                del params["dice"]
+        if isinstance(params.get("used"), str):
+            params["used"] = tuple(n.strip() for n in params["used"].split(",") if n.strip())
+        if "rules" in params and params["rules"] != self.rules:
+            self._fit_to_rules(params)
+        with self._hold():
+            for name, value in params.items():
+                setattr(self, name, tuple(value) if name in ("dice", "used") else value)
+        self._refresh(error)
+        return self
+
+    def _fit_to_rules(self, params: dict) -> None:
+        """On a new rule set keep what still makes sense: known boxes, allowed rerolls."""
+        try:
+            rules = get_rules(params["rules"])
+        except ValueError:
+            return                                   # _refresh reports the unknown name
+        params.setdefault("used", tuple(n for n in self.used if n in rules.box_names))
+        params.setdefault("rolls_left", min(self.rolls_left, rules.rolls_per_turn - 1))
+        if not rules.tracks_yahtzee_bonus:
+            params.setdefault("yahtzee_bonus", False)
+
+    @contextmanager
+    def _hold(self):
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = False
+
+    @observe(*INPUTS)
+    def _on_input(self, change):
+        if not self._holding:
+            self._refresh()
+
+    def _refresh(self, error: str = "") -> None:
+        try:
+            if error:
+                raise ValueError(error)
+            position = Position.make(self.rules, used=self.used, upper_total=self.upper_total,
+                                     dice=self.dice, rolls_left=self.rolls_left,
+                                     yahtzee_bonus=self.yahtzee_bonus)
+            advice, message = advise(position, solution_for(position.rules)), ""
+        except ValueError as err:
+            position, advice, message = None, [], f"Impossible position: {err}"
+        self.position, self.advice, self.message = position, advice, message
+        self._render()
+
+    # -- readable results
+    @property
+    def best(self) -> Advice | None:
+        return self.advice[0] if self.advice else None
+
+    @property
+    def best_label(self) -> str:
+        return self.best.label if self.best else ""
+
+    @property
+    def value_heading(self) -> str:
+        return value_heading(self.scored)
+
+    def roll(self) -> "Explorer":
+        """Five new random dice (from the seeded generator)."""
+        n, faces = get_rules(self.rules).n_dice, get_rules(self.rules).faces
+        return self.update(dice=tuple(sorted(int(d) for d in self.rng.integers(1, faces + 1, n))))
+
+    def play_best(self) -> "Explorer":
+        """Play the position forward: make the best move, with new dice from the seeded generator."""
+        p, best = self.position, self.best
+        if p is None:
+            return self
+        if best.action == "keep":
+            nxt = p.keep(best.keep, rng=self.rng)
+            return self.update(dice=nxt.dice, rolls_left=nxt.rolls_left)
+        points = p.points(best.box)
+        scored = None if self.scored is None else self.scored + points
+        nxt = p.score(best.box, rng=self.rng)
+        if nxt is None:
+            self.update(used=tuple(p.used | {best.box}), scored=scored)
+            return self
+        return self.update(used=tuple(sorted(nxt.used)), upper_total=nxt.upper_total, dice=nxt.dice,
+                           rolls_left=nxt.rolls_left, yahtzee_bonus=nxt.yahtzee_bonus, scored=scored)
+
+    # -- the view
+    def _build(self) -> None:
+        self.out = W.Output()
+        self.rules_w = classed(W.Dropdown(options=rule_names(), description="Rules"), "yc-rules")
+        self.dice_w = [die_button(1, f"yc-die-{i}", "click to change this die") for i in range(5)]
+        self.dice_text = classed(W.Text(description="Dice", placeholder="11112",
+                                        continuous_update=False, layout=W.Layout(width="180px")),
+                                 "yc-dice-text")
+        self.roll_w = classed(W.Button(description="Roll at random", icon="dice"), "yc-roll")
+        self.rolls_w = classed(W.ToggleButtons(description="Rerolls left", style={
+            "button_width": "40px", "description_width": "initial"}), "yc-rolls-left")
+        self.card_w = classed(W.HBox(layout=W.Layout(flex_flow="row wrap")), "yc-card")
+        self.upper_w = classed(W.BoundedIntText(description="Upper total", min=0, max=999,
+                                                layout=W.Layout(width="180px")), "yc-upper")
+        self.bonus_w = classed(W.Checkbox(description="Yahtzee box holds 50"), "yc-bonus")
+        self.scored_w = classed(W.Text(description="Points so far", placeholder="unknown",
+                                       continuous_update=False, layout=W.Layout(width="200px")),
+                                "yc-scored")
+        self.play_w = classed(W.Button(description="Play the best move", icon="forward"), "yc-play-best")
+        self.message_w = classed(W.HTML(), "yc-message")
+        self.best_w = classed(W.HTML(), "yc-best")
+        self.table_w = classed(W.HTML(), "yc-advice")
+        self.fig = go.FigureWidget(go.Bar(orientation="h", x=[], y=[], marker_color=[],
+                                          texttemplate="%{x:.2f}", textposition="inside",
+                                          hovertemplate="%{y}: %{x:.2f}<extra></extra>"))
+        self.fig.update_layout(height=380, margin=dict(l=140, r=20, t=50, b=50),
+                               yaxis_title="choice", template="plotly_white")
+        self.widget = W.VBox([
+            W.HBox([self.rules_w, self.rolls_w]),
+            W.HBox(self.dice_w + [self.dice_text, self.roll_w]),
+            W.HTML("<b>Score card</b> (click a box to mark it used)"), self.card_w,
+            W.HBox([self.upper_w, self.bonus_w, self.scored_w, self.play_w]),
+            self.message_w, self.best_w, W.HBox([self.table_w, self.fig]), self.out])
+        self.widget.add_class("yc-explorer")
+        self._wire()
+
+    def _wire(self) -> None:
+        capture = self.out.capture()
+
+        def on(widget, name):
+            widget.observe(capture(lambda ch: self._syncing or self.update(**{name: ch["new"]})), "value")
+        on(self.rules_w, "rules")
+        on(self.rolls_w, "rolls_left")
+        on(self.upper_w, "upper_total")
+        on(self.bonus_w, "yahtzee_bonus")
+        on(self.dice_text, "dice")
+        self.scored_w.observe(capture(self._on_scored), "value")
+        for i, button in enumerate(self.dice_w):
+            button.on_click(capture(lambda _, i=i: self.cycle_die(i)))
+        self.roll_w.on_click(capture(lambda _: self.roll()))
+        self.play_w.on_click(capture(lambda _: self.play_best()))
+
+    def cycle_die(self, i: int) -> "Explorer":
+        """What clicking die i does: its face goes up by one, from the highest back to 1."""
+        faces = get_rules(self.rules).faces if self.rules in rule_names() else 6
+        dice = list(self.dice)
+        dice[i] = dice[i] % faces + 1
+        return self.update(dice=tuple(dice))
+
+    def _on_scored(self, change) -> None:
+        if self._syncing:
+            return
+        text = change["new"].strip()
+        if not text:
+            self.update(scored=None)
+        elif text.isdigit():
+            self.update(scored=int(text))
+        else:
+            self._refresh(f"points so far must be a whole number or empty, got {text!r}")
+
+    def _build_card(self, rules) -> None:
+        def toggle(name):
+            button = classed(W.ToggleButton(description=name, layout=W.Layout(width="auto")),
+                             "yc-used", f"yc-used-{name}")
+            button.observe(self.out.capture()(lambda ch: self._syncing or self._tick(name, ch["new"])),
+                           "value")
+            return button
+        self.card_w.children = [toggle(name) for name in rules.box_names]
+        self.rolls_w.options = [(str(r), r) for r in range(rules.rolls_per_turn - 1, -1, -1)]
+        self.bonus_w.disabled = not rules.tracks_yahtzee_bonus
+        self._card_rules = rules.name
+
+    def _tick(self, name: str, on: bool) -> None:
+        used = [n for n in self.used if n != name] + ([name] if on else [])
+        self.update(used=tuple(used))
+
+    def _render(self) -> None:
+        self._syncing = True
+        try:
+            self._sync_inputs()
+        finally:
+            self._syncing = False
+        best, heading = self.best, self.value_heading
+        self.message_w.value = (f'<span style="color:#b00020">{html.escape(self.message)}</span>'
+                                if self.message else "")
+        self.best_w.value = ("" if best is None else
+                             f"<b>Best: {html.escape(best.label)}</b> &mdash; {heading}: "
+                             f"{shown_value(best, self.scored):.2f}")
+        self.table_w.value = advice_table(self.advice, self.scored)
+        labels, values, colours, xrange = bar_data(self.advice, self.scored, self.top)
+        what = "keepers" if best is None or best.action == "keep" else "boxes"
+        with self.fig.batch_update():
+            bar = self.fig.data[0]
+            bar.x, bar.y, bar.marker.color = values, labels, colours
+            self.fig.layout.title.text = (f"Top {len(values)} {what}: {heading}" if values
+                                          else "No advice for this position")
+            self.fig.layout.xaxis.title.text = f"{heading} (points)"
+            self.fig.layout.xaxis.range = xrange
+        publish(self.fig)
+
+    def _sync_inputs(self) -> None:
+        if self.rules in rule_names():
+            rules = get_rules(self.rules)
+            if self._card_rules != rules.name:
+                self._build_card(rules)
+            self.rules_w.value = rules.name
+        if self.rolls_left in dict(self.rolls_w.options).values():
+            self.rolls_w.value = self.rolls_left
+        for button, face in zip(self.dice_w, self.dice):
+            button.description = str(face)
+        self.dice_text.value = "".join(map(str, self.dice))
+        for toggle in self.card_w.children:
+            toggle.value = toggle.description in self.used
+        self.upper_w.value = max(0, self.upper_total)
+        self.bonus_w.value = self.yahtzee_bonus
+        self.scored_w.value = "" if self.scored is None else str(self.scored)
