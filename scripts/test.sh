@@ -7,4 +7,4 @@ bash scripts/install_browser.sh   # Debian's chromium for the browser test, if m
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev]"
-.venv/bin/python -m pytest -q --nbval-lax tests yatzy_core notebooks "$@"
+.venv/bin/python -m pytest -q --nbval-lax --nbval-current-env tests yatzy_core notebooks "$@"
