@@ -38,19 +38,17 @@ def peak_solve_memory(name):
 
 def advice_latency(name, positions=1000, seed=0):
     """Median seconds of advise() over random positions (random used boxes, dice, rolls left)."""
-    from yatzy_core.advisor import Position, advise
+    from yatzy_core.advisor import Position, advise, upper_totals
     from yatzy_core.cache import get_solution
 
     rules, rng = get_rules(name), np.random.default_rng(seed)
     solution = get_solution(rules, progress=False)
-    space = StateSpace(rules)
     times = []
     while len(times) < positions:
         used = {b for b in rules.box_names if rng.random() < 0.5}
         if len(used) == rules.n_boxes:
             continue
-        mask = sum(1 << rules.box_index(b) for b in used)
-        totals = np.flatnonzero(space.upper_reach[mask])
+        totals = sorted(upper_totals(rules, used))
         position = Position.make(rules, used=used, upper_total=int(rng.choice(totals)),
                                  dice=list(rng.integers(1, 7, 5)), rolls_left=int(rng.integers(0, 3)))
         start = time.perf_counter()
