@@ -19,7 +19,7 @@ from .rules import Rules, get_rules
 from .solver import Solution, solve
 from .states import StateSpace
 
-FORMAT = 2  # 2: values then second moments of the reachable states
+FORMAT = 3  # values then second moments (ties broken as in policy.py) of the reachable states
 
 
 class CacheError(ValueError):

@@ -20,6 +20,7 @@ import time
 from . import __version__
 from .advisor import Position, advise
 from .cache import get_solution
+from .cli_study import add_simulate_parser, add_study_parser
 from .rules import get_rules, rule_names
 from .states import StateSpace
 
@@ -116,7 +117,8 @@ def run_info(args) -> int:
 
 # ---- the command ------------------------------------------------------------------------------
 
-SUBCOMMANDS = [add_solve_parser, add_advise_parser, add_info_parser]
+SUBCOMMANDS = [add_solve_parser, add_advise_parser, add_info_parser,
+               add_simulate_parser, add_study_parser]
 
 
 class _Parser(argparse.ArgumentParser):

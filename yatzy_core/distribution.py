@@ -8,14 +8,20 @@ we know exactly, with no sampling,
 * the expected points of every box, of the upper bonus and of the Yahtzee bonuses,
 * the probability of the upper bonus and of scoring the n-of-a-kind box at all,
 * the whole distribution of the final score: each state carries the distribution of the points
-  scored so far, as a row of probabilities indexed by points, and a turn shifts that row by the
-  points it earns (a compiled loop, `_push`).
+  scored so far, a row of probabilities indexed by points, and a turn adds to the next state's
+  row this row shifted by the points earned, times the outcome's probability (`_push`).
 
-Only two layers are in memory at a time. Results are cached next to the solutions.
+Only two layers of rows are in memory at a time. Ties between equally good choices are broken
+as `policy` documents. Results are cached beside the solutions (`optimal_play`).
+
+>>> d = ScoreDistribution("two coins", np.array([0.25, 0.5, 0.25]))
+>>> d.mean, d.variance, d.quantile(0.5), d.p_at_least(1)
+(1.0, 0.5, 1, 0.75)
 """
 from __future__ import annotations
 
 import hashlib
+import math
 import resource
 import time
 import zipfile
@@ -33,8 +39,8 @@ from .rules import Rules, get_rules
 from .solver import Solution
 
 BLOCK = 1024   # states per call of turn_outcomes: (252, BLOCK) arrays stay small
-FORMAT = 1     # version of the cached-results file layout
 THREADS = 2    # numpy releases the GIL in its big loops: blocks run side by side
+FORMAT = 1     # layout of the cached results file
 
 
 # ---- the score distribution --------------------------------------------------------------------
@@ -72,10 +78,10 @@ class ScoreDistribution:
         return np.cumsum(self.probabilities)
 
     def quantile(self, q: float) -> int:
-        """Smallest score x with P(score <= x) >= q (q in [0, 1]); tiny float error is forgiven."""
+        """Smallest score x with P(score <= x) >= q, for q in [0, 1] (quantile(1) is the maximum)."""
         if not 0 <= q <= 1:
             raise ValueError(f"quantile must be between 0 and 1, got {q}")
-        return int(min(np.searchsorted(self.cdf(), q - 1e-12), self.max_score))
+        return int(min(np.searchsorted(self.cdf(), q), self.max_score))
 
     def p_at_least(self, x: int) -> float:
         """P(score >= x)."""
@@ -106,6 +112,8 @@ class OptimalPlay:
     bonus_probabilities: dict[str, float]
     distribution: ScoreDistribution | None
     stats: dict[str, float] = field(default_factory=dict)  # seconds, peak memory, sizes
+    state_probabilities: np.ndarray | None = field(default=None, repr=False)  # per state index;
+    # P(a game passes through the state) under optimal play (not kept in the cache)
 
 
 # ---- the forward pass --------------------------------------------------------------------------
@@ -135,7 +143,8 @@ def forward(solution: Solution, distribution: bool = True, progress: bool = Fals
     sums = dict(upper_bonus=0.0, yahtzee_bonus=0.0, p_upper=0.0, p_kind=0.0)
     live = np.array([space.index(0, 0, 0)])       # states of this layer with positive probability
     dist, lo, hi = np.ones((1, 1)), np.zeros(1, np.int64), np.zeros(1, np.int64)
-    stats = {"states_visited": 0, "largest_layer": 0, "widest_row": 1, "peak_dist_mb": 0.0}
+    stats = {"states_visited": 0, "largest_layer": 0, "widest_row": 1, "peak_dist_mb": 0.0,
+             "push_seconds": 0.0}
     layers = [space.layer(k) for k in range(n_boxes)]
     with tqdm(total=sum(map(len, layers)), desc=f"forward {rules.name}", unit="state",
               disable=not progress, leave=False) as bar, ThreadPoolExecutor(THREADS) as pool:
@@ -156,12 +165,14 @@ def forward(solution: Solution, distribution: bool = True, progress: bool = Fals
                 sums["p_kind"] += float(w[(o.box == nk) & (o.box_points > 0)].sum())
                 np.add.at(prob, o.next_state.ravel(), w.ravel())
                 if distribution:
-                    parts.append(_outcome_triples(o, i, space.size))
+                    parts.append(_outcome_triples(o, i))
                 bar.update(len(block))
             stats["states_visited"] += len(live)
             stats["largest_layer"] = max(stats["largest_layer"], len(live))
             if distribution:
+                t = time.perf_counter()
                 live, dist, lo, hi = _push_layer(dist, lo, hi, parts, stats)
+                stats["push_seconds"] += time.perf_counter() - t
             else:
                 live = np.flatnonzero(prob * _in_layer(space, k + 1) > 0)
     expectations = {name: float(v) for name, v in zip(rules.box_names, box_sum)}
@@ -178,7 +189,7 @@ def forward(solution: Solution, distribution: bool = True, progress: bool = Fals
         final = ScoreDistribution(rules.name, totals[:int(hi.max()) + 1])
     stats["seconds"] = time.perf_counter() - start
     stats["peak_rss_mb"] = peak_rss_mb()
-    return OptimalPlay(rules.name, expectations, bonuses, final, stats)
+    return OptimalPlay(rules.name, expectations, bonuses, final, stats, prob)
 
 
 def _in_layer(space, k):
@@ -188,18 +199,20 @@ def _in_layer(space, k):
     return marks
 
 
-def _outcome_triples(o, offset, size):
-    """(source row, next state, points, probability) with equal outcomes of a state merged."""
+def _outcome_triples(o, offset):
+    """(source row, next state, points, probability) with equal outcomes of a state merged.
+
+    Within one state the box and the points fix the next state, so (column, box, points) is
+    the key, counted densely by bincount rather than sorted.
+    """
     S = o.prob.shape[1]
-    src = np.broadcast_to(np.arange(S), o.prob.shape).ravel()
-    keep = o.prob.ravel() > 0
-    pts_span = int(o.points.max()) + 1
-    key = (src[keep] * size + o.next_state.ravel()[keep]) * pts_span + o.points.ravel()[keep]
-    uniq, inverse = np.unique(key, return_inverse=True)
-    weights = np.bincount(inverse, weights=o.prob.ravel()[keep])
-    rest, points = np.divmod(uniq, pts_span)
-    row, nxt = np.divmod(rest, size)
-    return row + offset, nxt, points, weights
+    n_boxes, span = int(o.box.max()) + 1, int(o.points.max()) + 1
+    key = ((np.arange(S) * n_boxes + o.box) * span + o.points).ravel()
+    weights = np.bincount(key, weights=o.prob.ravel(), minlength=S * n_boxes * span)
+    found = np.flatnonzero(weights > 0)
+    nxt = np.empty(len(weights), dtype=np.int64)
+    nxt[key] = o.next_state.ravel()
+    return found // (n_boxes * span) + offset, nxt[found], found % span, weights[found]
 
 
 def _push_layer(dist, lo, hi, parts, stats):
@@ -240,3 +253,115 @@ def _push(dist, lo, hi, starts, src, points, weights, out, out_lo, out_hi):
 def peak_rss_mb() -> float:
     """Peak resident memory of this process so far, in MiB (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def ks_test(probabilities: np.ndarray, samples: np.ndarray) -> tuple[float, float]:
+    """Kolmogorov-Smirnov distance between an exact distribution over 0..n and integer samples,
+    and its asymptotic p-value (conservative for a discrete distribution)."""
+    samples = np.asarray(samples)
+    if samples.min() < 0 or samples.max() >= len(probabilities):
+        raise ValueError(f"samples must lie in 0..{len(probabilities) - 1}")
+    empirical = np.cumsum(np.bincount(samples, minlength=len(probabilities))) / len(samples)
+    distance = float(np.abs(empirical - np.cumsum(probabilities)).max())
+    t = distance * math.sqrt(len(samples))
+    if t < 0.2:
+        return distance, 1.0
+    p = 2 * sum((-1) ** (k - 1) * math.exp(-2 * k * k * t * t) for k in range(1, 101))
+    return distance, float(min(max(p, 0.0), 1.0))
+
+
+# ---- the public functions and their cache ------------------------------------------------------
+
+def optimal_play(rules: str | Rules, use_cache: bool = True, progress: bool = False,
+                 solution: Solution | None = None) -> OptimalPlay:
+    """Box expectations, bonus probabilities and the score distribution of optimal play:
+    from the per-user cache when a trustworthy file is there, else computed (and cached)."""
+    rules = get_rules(rules)
+    path = play_path(rules)
+    if use_cache and path.exists():
+        try:
+            return load_play(path, rules)
+        except CacheError:
+            pass  # recomputed below, never trusted
+    if solution is None:
+        from .cache import get_solution
+        solution = get_solution(rules, use_cache=use_cache, progress=progress)
+    if solution.rules.name != rules.name:
+        raise ValueError(f"solution is for {solution.rules.name!r}, not {rules.name!r}")
+    play = forward(solution, distribution=True, progress=progress)
+    if use_cache:
+        save_play(play, path)
+    return play
+
+
+def score_distribution(rules: str | Rules, **options) -> ScoreDistribution:
+    """The exact distribution of the final score under optimal play (see `optimal_play`)."""
+    return optimal_play(rules, **options).distribution
+
+
+def box_expectations(rules: str | Rules, **options) -> dict[str, float]:
+    """Expected points of every box under optimal play, then upper_bonus, yahtzee_bonus, total."""
+    return dict(optimal_play(rules, **options).box_expectations)
+
+
+def bonus_probabilities(rules: str | Rules, **options) -> dict[str, float]:
+    """Under optimal play: "upper_bonus", P(the upper bonus), and "n_of_a_kind", P(the
+    n-of-a-kind box, Yahtzee or Yatzy, is scored with its 50 rather than scratched)."""
+    return dict(optimal_play(rules, **options).bonus_probabilities)
+
+
+class CacheError(ValueError):
+    """A results file that cannot be trusted."""
+
+
+def play_path(rules: Rules) -> Path:
+    from .cache import cache_dir
+    return cache_dir() / f"{rules.name}-v{__version__}-play.npz"
+
+
+def _numbers(play: OptimalPlay) -> np.ndarray:
+    """Everything numeric a results file holds, in one array: what the checksum covers."""
+    return np.concatenate([list(play.box_expectations.values()),
+                           list(play.bonus_probabilities.values()), play.distribution.probabilities])
+
+
+def _checksum(numbers: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(numbers, dtype="<f8").tobytes()).hexdigest()
+
+
+def save_play(play: OptimalPlay, path: str | Path) -> Path:
+    """Write the results with the rules' name, the package version and a checksum."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    numbers = _numbers(play)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, numbers=numbers, keys=list(play.box_expectations),
+                        bonus_keys=list(play.bonus_probabilities), rules=play.rules_name,
+                        version=__version__, format=FORMAT, checksum=_checksum(numbers),
+                        stat_keys=list(play.stats), stats=list(play.stats.values()))
+    tmp.replace(path)
+    return path
+
+
+def load_play(path: str | Path, rules: str | Rules) -> OptimalPlay:
+    """Read saved results; CacheError if damaged or written for other rules or versions."""
+    rules = get_rules(rules)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            f = {k: data[k] for k in data.files}
+        numbers, keys, bonus_keys = f["numbers"], [str(k) for k in f["keys"]], [str(k) for k in f["bonus_keys"]]
+        stored = (str(f["rules"]), str(f["version"]), int(f["format"]), str(f["checksum"]))
+        stats = dict(zip((str(k) for k in f["stat_keys"]), (float(v) for v in f["stats"])))
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as err:
+        raise CacheError(f"unreadable results file {path}: {err}") from None
+    if stored[0] != rules.name:
+        raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}")
+    if stored[1:3] != (__version__, FORMAT):
+        raise CacheError(f"{path} was written by version {stored[1]}, this is {__version__}")
+    expected_keys = list(rules.box_names) + ["upper_bonus", "yahtzee_bonus", "total"]
+    if keys != expected_keys or _checksum(numbers) != stored[3]:
+        raise CacheError(f"{path} is damaged (checksum or boxes mismatch)")
+    n, m = len(keys), len(bonus_keys)
+    return OptimalPlay(rules.name, dict(zip(keys, numbers[:n].tolist())),
+                       dict(zip(bonus_keys, numbers[n:n + m].tolist())),
+                       ScoreDistribution(rules.name, numbers[n + m:]), stats)

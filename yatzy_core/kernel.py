@@ -15,7 +15,8 @@ from numba import njit, prange
 from .rules import Rules
 from .states import StateSpace
 
-LANES = 8  # states advanced together by the kernel's innermost loops
+LANES = 8    # states advanced together by the kernel's innermost loops
+TIE = 1e-9   # for second moments: choices this close to the best are ties, as in policy.py
 JOKER_MODES = {"none": 0, "forced": 1, "free": 2}
 
 
@@ -32,6 +33,8 @@ class Tables:
     remove_die: np.ndarray   # (K, n_dice)
     level_start: np.ndarray  # (n_dice + 2,) first keeper index of each size
     first_roll: np.ndarray   # (R,) P(roll) for a roll of all the dice
+    pref_keeper: np.ndarray  # sub-keepers of every roll, most dice first, then keeper order
+    pref_start: np.ndarray   # (R + 1,) where each roll's run starts in pref_keeper
     params: np.ndarray       # int64 scalars, see `tables`
 
 
@@ -48,9 +51,14 @@ def tables(rules: Rules) -> Tables:
         rules.rolls_per_turn, dice.roll_offset, dice.faces, rules.n_dice,
     ], dtype=np.int64)
     starts = np.array([s.start for s in dice.level_slices] + [dice.n_keepers], dtype=np.int64)
+    k, r = dice.pairs[:, 0], dice.pairs[:, 1]
+    order = np.lexsort((k, -dice.keeper_size[k], r))
+    pref_keeper = np.ascontiguousarray(k[order], dtype=np.int64)
+    pref_start = np.searchsorted(r[order], np.arange(dice.n_rolls + 1)).astype(np.int64)
     return Tables(rules.score_table.astype(np.float64), rules.joker_table.astype(np.float64),
                   rules.upper_faces.astype(np.int64), dice.rolls.astype(np.int64), kind_face,
-                  dice.add_die, dice.remove_die, starts, dice.transition[0].copy(), params)
+                  dice.add_die, dice.remove_die, starts, dice.transition[0].copy(),
+                  pref_keeper, pref_start, params)
 
 
 def turn_block(rules: Rules, t: Tables, values: np.ndarray, states: np.ndarray,
@@ -61,7 +69,8 @@ def turn_block(rules: Rules, t: Tables, values: np.ndarray, states: np.ndarray,
     second_out = np.empty(len(states) if want else 0)
     _turn_block(np.asarray(states, dtype=np.int64), values, second if want else values, want,
                 mean_out, second_out, t.score, t.joker, t.face_of_box, t.counts, t.kind_face,
-                t.add_die, t.remove_die, t.level_start, t.first_roll, t.params)
+                t.add_die, t.remove_die, t.level_start, t.first_roll, t.pref_keeper,
+                t.pref_start, t.params)
     return (mean_out, second_out) if want else mean_out
 
 
@@ -83,7 +92,8 @@ def _idx(mask, u, y, p):
 
 @njit(parallel=True, cache=True)
 def _turn_block(states, values, second, want, mean_out, second_out, score, joker, face_of_box,
-                counts, kind_face, add_die, remove_die, level_start, first_roll, p):
+                counts, kind_face, add_die, remove_die, level_start, first_roll, pref_keeper,
+                pref_start, p):
     n_states = len(states)
     n_chunks = min(n_states, 64)
     for c in prange(n_chunks):
@@ -91,12 +101,14 @@ def _turn_block(states, values, second, want, mean_out, second_out, score, joker
         hi = (c + 1) * n_states // n_chunks
         _turn_chunk(states[lo:hi], values, second, want, mean_out[lo:hi],
                     second_out[lo:hi] if want else second_out, score, joker, face_of_box,
-                    counts, kind_face, add_die, remove_die, level_start, first_roll, p)
+                    counts, kind_face, add_die, remove_die, level_start, first_roll, pref_keeper,
+                    pref_start, p)
 
 
 @njit(cache=True)
 def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker, face_of_box,
-                counts, kind_face, add_die, remove_die, level_start, first_roll, p):
+                counts, kind_face, add_die, remove_die, level_start, first_roll, pref_keeper,
+                    pref_start, p):
     """States in groups of LANES: the innermost loops run across the group, which the compiler
     turns into SIMD instructions; consecutive states mostly share their used boxes."""
     n_rolls, n_boxes = score.shape
@@ -115,6 +127,7 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
     nxt02 = np.empty(LANES)
     w = np.empty((n_keepers, LANES))
     w2 = np.zeros((n_keepers, LANES))
+    own = np.empty((n_keepers, LANES))           # keeper values before taking sub-keeper maxima
     mask = np.empty(LANES, dtype=np.int64)
     u = np.empty(LANES, dtype=np.int64)
     y = np.empty(LANES, dtype=np.int64)
@@ -130,47 +143,54 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
             mask[v] = rest // p[0]
             any_open |= ~mask[v]
         e[:] = -np.inf
-        # ---- last roll: best box, next-state values looked up once per (box, lane)
-        for b in range(n_boxes):
-            if not (any_open >> b) & 1:
-                continue
-            f = face_of_box[b]
-            if f > 0:
-                for c in range(n_dice + 1):
-                    for v in range(LANES):
-                        gain, nu = _upper_step(u[v], f * c, p)
-                        j = _idx(mask[v] | (1 << b), nu, y[v], p)
-                        closed = (mask[v] >> b) & 1
-                        per_count[c, v] = -np.inf if closed else gain + values[j]
-                        per_count2[c, v] = gain * gain + 2.0 * gain * values[j] + second[j]
-                cf = counts_t[f - 1]
-                for r in range(n_rolls):
-                    row, row2 = per_count[cf[r]], per_count2[cf[r]]
-                    for v in range(LANES):
-                        better = row[v] > e[r, v]
-                        e2[r, v] = row2[v] if better else e2[r, v]
-                        e[r, v] = row[v] if better else e[r, v]
-                continue
-            is_yahtzee = b == yi and tracks_flag == 1
-            for v in range(LANES):
-                closed = (mask[v] >> b) & 1
-                nm = mask[v] | (1 << b)
-                j = _idx(nm, u[v], 1 if is_yahtzee else y[v], p)
-                j0 = _idx(nm, u[v], 0, p)
-                nxt[v] = -np.inf if closed else values[j]
-                nxt2[v] = second[j]
-                nxt0[v] = -np.inf if closed else values[j0]
-                nxt02[v] = second[j0]
-            sc = score_t[b]
-            for r in range(n_rolls):
-                pts = sc[r]
-                scored = pts > 0 or not is_yahtzee
+        # ---- last roll: best box (pass 0); with moments, pass 1 walks the boxes backwards so
+        # that the second moment ends up from the first box within TIE of the best
+        for pass_ in range(2 if want else 1):
+            for bb in range(n_boxes):
+                b = bb if pass_ == 0 else n_boxes - 1 - bb
+                if not (any_open >> b) & 1:
+                    continue
+                f = face_of_box[b]
+                if f > 0:
+                    for c in range(n_dice + 1):
+                        for v in range(LANES):
+                            gain, nu = _upper_step(u[v], f * c, p)
+                            j = _idx(mask[v] | (1 << b), nu, y[v], p)
+                            closed = (mask[v] >> b) & 1
+                            per_count[c, v] = -np.inf if closed else gain + values[j]
+                            per_count2[c, v] = gain * gain + 2.0 * gain * values[j] + second[j]
+                    cf = counts_t[f - 1]
+                    for r in range(n_rolls):
+                        row, row2 = per_count[cf[r]], per_count2[cf[r]]
+                        if pass_ == 0:
+                            for v in range(LANES):
+                                e[r, v] = max(e[r, v], row[v])
+                        else:
+                            for v in range(LANES):
+                                e2[r, v] = row2[v] if row[v] >= e[r, v] - TIE else e2[r, v]
+                    continue
+                is_yahtzee = b == yi and tracks_flag == 1
                 for v in range(LANES):
-                    x = pts + nxt[v] if scored else nxt0[v]
-                    x2 = pts * pts + 2.0 * pts * nxt[v] + nxt2[v] if scored else nxt02[v]
-                    better = x > e[r, v]
-                    e2[r, v] = x2 if better else e2[r, v]
-                    e[r, v] = x if better else e[r, v]
+                    closed = (mask[v] >> b) & 1
+                    nm = mask[v] | (1 << b)
+                    j = _idx(nm, u[v], 1 if is_yahtzee else y[v], p)
+                    j0 = _idx(nm, u[v], 0, p)
+                    nxt[v] = -np.inf if closed else values[j]
+                    nxt2[v] = second[j]
+                    nxt0[v] = -np.inf if closed else values[j0]
+                    nxt02[v] = second[j0]
+                sc = score_t[b]
+                for r in range(n_rolls):
+                    pts = sc[r]
+                    scored = pts > 0 or not is_yahtzee
+                    if pass_ == 0:
+                        for v in range(LANES):
+                            e[r, v] = max(e[r, v], pts + nxt[v] if scored else nxt0[v])
+                    else:
+                        for v in range(LANES):
+                            x = pts + nxt[v] if scored else nxt0[v]
+                            x2 = pts * pts + 2.0 * pts * nxt[v] + nxt2[v] if scored else nxt02[v]
+                            e2[r, v] = x2 if x >= e[r, v] - TIE else e2[r, v]
         if tracks_flag == 1:
             for v in range(LANES):
                 if (mask[v] >> yi) & 1:
@@ -185,16 +205,21 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
                 _average_children(w, k, add_die, faces)
                 if want:
                     _average_children(w2, k, add_die, faces)
+            if want:
+                own[:] = w
             # best sub-keeper: m[k] = max(w[k], m[k minus one die]); sizes ascending
             for size in range(1, n_dice + 1):
                 for k in range(level_start[size], level_start[size + 1]):
-                    if want:
-                        _best_child_tracked(w, w2, k, size, remove_die)
-                    else:
-                        _best_child(w, k, size, remove_die)
+                    _best_child(w, k, size, remove_die)
             e[:] = w[roll_offset:]
-            if want:
-                e2[:] = w2[roll_offset:]
+            if want:  # the preferred keeper within TIE of the best: most dice, then first
+                for r in range(n_rolls):
+                    for v in range(LANES):
+                        for i in range(pref_start[r], pref_start[r + 1]):
+                            k = pref_keeper[i]
+                            if own[k, v] >= e[r, v] - TIE:
+                                e2[r, v] = w2[k, v]
+                                break
         # ---- the first roll: only the empty keeper's value is needed
         for v in range(lanes):
             acc = 0.0
@@ -251,35 +276,6 @@ def _best_child(w, k, size, remove_die):
 
 
 @njit(cache=True)
-def _best_child_tracked(w, w2, k, size, remove_die):
-    """As _best_child, carrying the second moment of whichever keeper wins (first on ties)."""
-    out, out2 = w[k], w2[k]
-    a0, a1, a2, a3, a4, a5, a6, a7 = out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]
-    b0, b1, b2, b3, b4, b5, b6, b7 = out2[0], out2[1], out2[2], out2[3], out2[4], out2[5], out2[6], out2[7]
-    for j in range(size):
-        c = remove_die[k, j]
-        row, row2 = w[c], w2[c]
-        b0 = row2[0] if row[0] > a0 else b0
-        a0 = max(a0, row[0])
-        b1 = row2[1] if row[1] > a1 else b1
-        a1 = max(a1, row[1])
-        b2 = row2[2] if row[2] > a2 else b2
-        a2 = max(a2, row[2])
-        b3 = row2[3] if row[3] > a3 else b3
-        a3 = max(a3, row[3])
-        b4 = row2[4] if row[4] > a4 else b4
-        a4 = max(a4, row[4])
-        b5 = row2[5] if row[5] > a5 else b5
-        a5 = max(a5, row[5])
-        b6 = row2[6] if row[6] > a6 else b6
-        a6 = max(a6, row[6])
-        b7 = row2[7] if row[7] > a7 else b7
-        a7 = max(a7, row[7])
-    out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7] = a0, a1, a2, a3, a4, a5, a6, a7
-    out2[0], out2[1], out2[2], out2[3], out2[4], out2[5], out2[6], out2[7] = b0, b1, b2, b3, b4, b5, b6, b7
-
-
-@njit(cache=True)
 def _joker_rolls(e, e2, v, mask, u, y, want, values, second, score, joker, face_of_box,
                  kind_face, p):
     """n of a kind with the Yahtzee box filled: the Yahtzee bonus and the joker rule."""
@@ -300,29 +296,31 @@ def _joker_rolls(e, e2, v, mask, u, y, want, values, second, score, joker, face_
         matching_open = matching >= 0 and not (mask >> matching) & 1
         best = -np.inf
         best2 = 0.0
-        for b in range(n_boxes):
-            if b == yi or (mask >> b) & 1:
-                continue
-            upper_box = face_of_box[b] > 0
-            if joker_mode == 1:  # forced: matching upper, else a lower box, else an upper zero
-                if matching_open and b != matching:
+        for pass_ in range(2 if want else 1):
+            for bb in range(n_boxes):
+                b = bb if pass_ == 0 else n_boxes - 1 - bb  # pass 1: first box within TIE wins
+                if b == yi or (mask >> b) & 1:
                     continue
-                if not matching_open and lower_open and upper_box:
-                    continue
-            nm = mask | (1 << b)
-            if upper_box:
-                g, nu = _upper_step(u, int(score[r, b]), p)
-                j = _idx(nm, nu, y, p)
-            else:
-                g = score[r, b]
-                if joker_mode == 1 or (joker_mode == 2 and not matching_open):
-                    g = joker[r, b]
-                j = _idx(nm, u, y, p)
-            g += bonus
-            x = g + values[j]
-            if x > best:
-                best = x
-                if want:
+                upper_box = face_of_box[b] > 0
+                if joker_mode == 1:  # forced: matching upper, else a lower box, else an upper zero
+                    if matching_open and b != matching:
+                        continue
+                    if not matching_open and lower_open and upper_box:
+                        continue
+                nm = mask | (1 << b)
+                if upper_box:
+                    g, nu = _upper_step(u, int(score[r, b]), p)
+                    j = _idx(nm, nu, y, p)
+                else:
+                    g = score[r, b]
+                    if joker_mode == 1 or (joker_mode == 2 and not matching_open):
+                        g = joker[r, b]
+                    j = _idx(nm, u, y, p)
+                g += bonus
+                x = g + values[j]
+                if pass_ == 0:
+                    best = max(best, x)
+                elif x >= best - TIE:
                     best2 = g * g + 2.0 * g * values[j] + second[j]
         e[r, v] = best
         e2[r, v] = best2

@@ -26,7 +26,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 import numpy as np
 
 from .dice import dice_space
-from .rules import Rules, get_rules
+from .rules import Rules, get_rules  # noqa: F401 (get_rules: the doctest)
 from .states import StateSpace
 from .turn import NEG, box_values
 
@@ -39,13 +39,14 @@ Boxes = np.ndarray    # (G,) int64 box indices
 # ---- dice -------------------------------------------------------------------------------------
 
 @lru_cache(maxsize=None)
-def _roll_lookup(n_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray]:
-    """Base-(n+1) code of a count vector -> roll index, and the code weights."""
+def _codes(n_dice: int, faces: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Base-(n+1) codes of count vectors: code weights, every keeper's code, and the sorted
+    roll codes with their roll indices (a code is a dice multiset as one integer)."""
     space = dice_space(n_dice, faces)
-    weights = (n_dice + 1) ** np.arange(faces)
-    table = np.full((n_dice + 1) ** faces, -1, dtype=np.int64)
-    table[space.rolls @ weights] = np.arange(space.n_rolls)
-    return table, weights
+    weights = (n_dice + 1) ** np.arange(faces, dtype=np.int64)
+    roll_codes = space.rolls @ weights
+    order = np.argsort(roll_codes)
+    return weights, space.keepers @ weights, roll_codes[order], order
 
 
 def reroll(rules: Rules, keepers: Keepers, rng: np.random.Generator) -> Rolls:
@@ -53,24 +54,20 @@ def reroll(rules: Rules, keepers: Keepers, rng: np.random.Generator) -> Rolls:
     so the random stream does not depend on the choices (same seed, same dice)."""
     dice = rules.dice
     keepers = np.asarray(keepers)
-    table, weights = _roll_lookup(dice.n_dice, dice.faces)
+    weights, keeper_codes, roll_codes, roll_of = _codes(dice.n_dice, dice.faces)
     faces = rng.integers(0, dice.faces, size=keepers.shape + (dice.n_dice,), dtype=np.int8)
     free = dice.n_dice - dice.keeper_size[keepers]
-    used = np.arange(dice.n_dice, dtype=np.int8) < free[..., None].astype(np.int8)
-    code = _keeper_codes(dice.n_dice, dice.faces)[keepers] + (weights[faces] * used).sum(axis=-1)
-    return table[code]
-
-
-@lru_cache(maxsize=None)
-def _keeper_codes(n_dice: int, faces: int) -> np.ndarray:
-    _, weights = _roll_lookup(n_dice, faces)
-    return dice_space(n_dice, faces).keepers @ weights
+    used = np.arange(dice.n_dice) < free[..., None]
+    code = keeper_codes[keepers] + (weights[faces] * used).sum(axis=-1)
+    return roll_of[np.searchsorted(roll_codes, code)]
 
 
 @lru_cache(maxsize=None)
 def subkeepers(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """(n_rolls, 2**n_dice) distinct keepers inside each roll, padded with -1, and the keepers
-    of every subset of dice positions (with repeats), in the same layout."""
+    of every subset of dice positions (with repeats), in the same layout. Distinct keepers come
+    in order of preference among equally good ones: most dice first, then `dice.keepers` order
+    (the tie rule of `policy.py`)."""
     dice = rules.dice
     n = dice.n_dice
     subsets = (np.arange(1 << n)[:, None] >> np.arange(n)) & 1          # (2**n, n) keep bits
@@ -82,7 +79,7 @@ def subkeepers(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
         np.add.at(kept, (np.repeat(np.arange(1 << n), n), np.tile(faces, 1 << n)), subsets.ravel())
         keys = [dice.keeper_index[tuple(int(x) for x in k)] for k in kept]
         by_position[r] = keys
-        unique = sorted(set(keys))
+        unique = sorted(set(keys), key=lambda k: (-dice.keeper_size[k], k))
         distinct[r, :len(unique)] = unique
     return distinct, by_position
 

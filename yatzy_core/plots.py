@@ -264,3 +264,28 @@ def upper_total_value_figure(solution: Solution, *used: Iterable[str]) -> go.Fig
     return _layout(fig, f"{rules.name}: value of a state by its upper total",
                    "upper total so far (points; 63 stands for 63 or more)",
                    "expected points to come, upper bonus included (points)")
+
+
+# ---- chapter 6: strategies compared ------------------------------------------------------------
+
+def score_distributions_figure(distributions: Iterable, cumulative: bool = False,
+                               tail: float = 1e-6) -> go.Figure:
+    """Exact final-score distributions (`distribution.ScoreDistribution`s) as lines on one figure:
+    P(score = x), or P(score >= x) when cumulative; each cut where less than `tail` lies beyond.
+
+    >>> from yatzy_core.distribution import ScoreDistribution
+    >>> coins = ScoreDistribution("two coins", np.array([0.25, 0.5, 0.25]))
+    >>> fig = score_distributions_figure([coins], cumulative=True)
+    >>> fig.data[0].name, fig.data[0].y
+    ('two coins (mean 1.00, sd 0.71)', (1.0, 0.75, 0.25))
+    """
+    fig = go.Figure()
+    for d in distributions:
+        p = np.asarray(d.probabilities, dtype=float)
+        y = p[::-1].cumsum()[::-1] if cumulative else p
+        end = d.quantile(1 - tail) + 1
+        fig.add_scatter(x=list(range(end)), y=y[:end].tolist(), mode="lines",
+                        name=f"{d.rules_name} (mean {d.mean:.2f}, sd {d.std:.2f})")
+    what = "P(score ≥ x)" if cumulative else "P(score = x)"
+    return _layout(fig, f"Exact final score distribution under optimal play: {what}",
+                   "final score x (points)", f"{what} (probability)")

@@ -8,7 +8,7 @@ transpose of `turn.keeper_values`); after the last roll each roll goes to its ch
 
 Ties: choices worth within TIE = 1e-9 points of the best count as equally good, and the rule
 below picks one, so that the result does not hang on rounding. (Ties are real: on the last turn
-of yahtzee-no-bonus with only 3 of a kind open, from 1 1 2 3 6 with two rerolls left keeping 6
+of yahtzee-no-bonus with only 3 of a kind open, from 1 1 2 3 6 with one reroll left keeping 6
 and keeping 1 1 are both worth exactly 85/18; the score distributions differ.) Among equally good
 keepers the one with the most dice is kept, then the first in `dice.keepers` order (the smallest
 dice); among equally good boxes the first in the rules' order is taken. The expected score does
@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .states import StateSpace
 from .turn import best_subkeeper, box_values, keeper_values
 
-TIE = 1e-9  # choices this close to the best (in points) are equally good; see the module docstring
+TIE = 1e-9    # choices this close to the best (in points) are equally good; see the module docstring
+BLOCK = 1024  # states per turn computation in `second_moments`
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def preferred_keeper(space: StateSpace, keep: np.ndarray, roll_values: np.ndarra
     the roll's best value (most dice, then first in order)."""
     k, starts = _pairs_by_preference(space.rules.dice)
     out = np.empty(roll_values.shape, dtype=np.int64)
-    _first_good(np.ascontiguousarray(keep), np.ascontiguousarray(roll_values), k, starts, TIE, out)
+    _first_good(keep, roll_values, k, starts, TIE, out)
     return out
 
 
@@ -102,10 +103,10 @@ def _pairs_by_preference(dice):
     return k[order], np.searchsorted(r[order], np.arange(dice.n_rolls + 1))
 
 
-@njit(parallel=True, cache=True)
+@njit(cache=True)  # serial: blocks already run on several threads
 def _first_good(keep, roll_values, k, starts, tie, out):
     n_rolls, S = roll_values.shape
-    for r in prange(n_rolls):
+    for r in range(n_rolls):
         out[r, :] = -1
         for pos in range(starts[r], starts[r + 1]):
             kk = k[pos]
@@ -134,12 +135,19 @@ def final_roll_probabilities(space: StateSpace, keepers: list[np.ndarray], S: in
 
 def turn_outcomes(space: StateSpace, values: np.ndarray, states: np.ndarray) -> TurnOutcomes:
     """Where the optimal policy ends the turn from each state: final roll, box, points, next state."""
-    rules = space.rules
     states = np.asarray(states, dtype=np.int64)
-    S = len(states)
     boxes, keepers = choices(space, values, states)
     box = first_best(boxes)
-    prob = final_roll_probabilities(space, keepers, S)
+    prob = final_roll_probabilities(space, keepers, len(states))
+    next_state, upper_bonus, yahtzee_bonus = after_box(space, states, box)
+    points = points_scored(boxes, box, values, next_state)
+    return TurnOutcomes(prob, box, points, upper_bonus, yahtzee_bonus, next_state)
+
+
+def after_box(space: StateSpace, states: np.ndarray, box: np.ndarray):
+    """(next state, upper bonus now, Yahtzee bonus now) of scoring each roll in `box`: (n_rolls,
+    S) arrays, for S states; the box must be open (and allowed) for the result to mean anything."""
+    rules = space.rules
     mask, upper, flag = (np.broadcast_to(a, box.shape) for a in space.decode(states))
     rolls = np.broadcast_to(np.arange(rules.dice.n_rolls)[:, None], box.shape)
     score = rules.score_table.ravel()[rolls * rules.n_boxes + box]
@@ -159,10 +167,84 @@ def turn_outcomes(space: StateSpace, values: np.ndarray, states: np.ndarray) -> 
         kind[rules.n_of_a_kind_rolls] = True
         extra = kind[rolls] & ((mask >> yi) & 1 == 1) & (flag == 1)
         yahtzee_bonus = np.where(extra, rules.yahtzee_bonus, 0)
-    next_state = space.index(mask | (1 << box), new_upper, new_flag)
-    # the points are what box_values added to the next state's value: read them back exactly
+    return space.index(mask | (1 << box), new_upper, new_flag), upper_bonus, yahtzee_bonus
+
+
+def points_scored(boxes, box, values, next_state) -> np.ndarray:
+    """The points of scoring in `box`: what `turn.box_values` added to the next state's value,
+    read back exactly (they are whole numbers)."""
     gained = np.take_along_axis(boxes, box[None], axis=0)[0] - values[next_state]
     points = np.rint(gained).astype(np.int64)
     if np.abs(gained - points).max(initial=0.0) > 1e-6:
         raise ValueError("box values and next states disagree: the solution does not fit these rules")
-    return TurnOutcomes(prob, box, points, upper_bonus, yahtzee_bonus, next_state)
+    return points
+
+
+# ---- second moments: the spread of optimal play, and how much the tie rule matters -------------
+
+def second_moments(solution, ties: str = "rule", progress: bool = False) -> np.ndarray:
+    """E[(points still to come)^2] of every reachable state, by backward recursion:
+    E2[s] = sum over final rolls of P(roll) * (p^2 + 2 p V[next] + E2[next]), p = points now.
+
+    ties="rule" follows this module's tie rule (so it must match the forward distribution);
+    "min"/"max" break every tie towards the smaller/larger second moment, which bounds the
+    spread of any optimal policy (the mean is the same for all of them).
+    """
+    from tqdm.auto import tqdm
+
+    if ties not in ("rule", "min", "max"):
+        raise ValueError(f"ties must be 'rule', 'min' or 'max', got {ties!r}")
+    space, values = solution.space, solution.values
+    second = np.zeros(space.size)
+    layers = [space.layer(k) for k in range(space.n_boxes)]
+    with tqdm(total=sum(map(len, layers)), desc=f"second moments {solution.rules.name}",
+              unit="state", disable=not progress, leave=False) as bar:
+        for layer in reversed(layers):
+            for i in range(0, len(layer), BLOCK):
+                block = layer[i:i + BLOCK]
+                if ties == "rule":
+                    o = turn_outcomes(space, values, block)
+                    p, nxt = o.points, o.next_state
+                    second[block] = (o.prob * (p * p + 2 * p * values[nxt] + second[nxt])).sum(axis=0)
+                else:
+                    second[block] = _extreme_turn(space, values, second, block, 1.0 if ties == "max" else -1.0)
+                bar.update(len(block))
+    return second
+
+
+
+def _extreme_turn(space, values, second, states, sign):
+    """Start-of-turn second moments when every tie goes to the larger (sign +1) or smaller (-1)."""
+    boxes = box_values(space, values, states)
+    best = boxes.max(axis=0)
+    e2 = np.full(best.shape, -np.inf)
+    with np.errstate(invalid="ignore"):
+        for b in range(len(boxes)):
+            box = np.full(best.shape, b)
+            nxt = after_box(space, states, box)[0]
+            p = boxes[b] - values[nxt]
+            m = sign * (p * p + 2 * p * values[nxt] + second[nxt])
+            tied = boxes[b] >= best - TIE
+            e2[tied] = np.maximum(e2[tied], m[tied])
+    e2 *= sign
+    roll_values = best
+    k, starts = _pairs_by_preference(space.rules.dice)
+    for _ in range(space.rules.rolls_per_turn - 1):
+        keep, keep2 = keeper_values(space, roll_values), keeper_values(space, e2)
+        roll_values = best_subkeeper(space, keep)
+        e2 = np.empty(roll_values.shape)
+        _extreme_good(keep, roll_values, keep2, k, starts, TIE, sign, e2)
+    return keeper_values(space, e2)[0]
+
+
+@njit(cache=True)
+def _extreme_good(keep, roll_values, second, k, starts, tie, sign, out):
+    n_rolls, S = roll_values.shape
+    for r in range(n_rolls):
+        out[r, :] = -np.inf
+        for pos in range(starts[r], starts[r + 1]):
+            kk = k[pos]
+            for s in range(S):
+                if keep[kk, s] >= roll_values[r, s] - tie:
+                    out[r, s] = max(out[r, s], sign * second[kk, s])
+        out[r, :] *= sign

@@ -12,7 +12,6 @@ True
 """
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
@@ -98,36 +97,3 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
         "min": frame.min(), "max": frame.max()})
     table.insert(2, "sem", table["std"] / np.sqrt(n))
     return table
-
-
-# ---- command line: `yatzy simulate` -----------------------------------------------------------
-
-def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
-    """Register `yatzy simulate` on an argparse subparsers object."""
-    from .rules import rule_names
-    from .strategies import strategy_names
-    parser = subparsers.add_parser(
-        "simulate", help="play seeded games with one strategy and print the summary table",
-        description="Play N seeded games with one strategy; print mean, std, min, max per box.")
-    parser.add_argument("--rules", default="yahtzee", choices=rule_names())
-    parser.add_argument("--strategy", default="optimal", choices=strategy_names())
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--csv", metavar="FILE", help="also write every game's row to FILE")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.set_defaults(func=run_simulate)
-    return parser
-
-
-def run_simulate(args) -> int:
-    """`yatzy simulate`: print the summary table (and write the games as CSV if asked)."""
-    frame = simulate(args.rules, args.strategy, games=args.games, seed=args.seed,
-                     progress=not args.quiet)
-    seconds = frame.attrs["seconds"]
-    print(f"{args.strategy} on {args.rules}: {len(frame)} games, seed {args.seed}, "
-          f"{seconds:.1f} s ({len(frame) / seconds:,.0f} games/s)")
-    print(summary(frame).round(2).to_string())
-    if args.csv:
-        frame.to_csv(args.csv)
-        print(f"wrote {args.csv}")
-    return 0
