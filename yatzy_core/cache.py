@@ -35,41 +35,59 @@ def cache_path(rules: Rules) -> Path:
     return cache_dir() / f"{rules.name}-v{__version__}.npz"
 
 
-def _checksum(values: np.ndarray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(values, dtype="<f8").tobytes()).hexdigest()
+def _checksum(numbers: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(numbers, dtype="<f8").tobytes()).hexdigest()
+
+
+def write_trusted(path: str | Path, rules_name: str, numbers: np.ndarray, fmt: int, **extra) -> Path:
+    """Write `numbers` with the rules' name, package version, file format and a checksum
+    (atomically: a half-written file is never left under the real name)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, numbers=numbers, rules=rules_name, version=__version__, format=fmt,
+                        checksum=_checksum(numbers), **extra)
+    tmp.replace(path)
+    return path
+
+
+def read_trusted(path: str | Path, rules: Rules, fmt: int) -> dict[str, np.ndarray]:
+    """Every field of a file written by `write_trusted`; CacheError unless the rules, package
+    version, format and checksum all match."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            fields = {k: data[k] for k in data.files}
+        stored = str(fields["rules"]), str(fields["version"]), int(fields["format"])
+        numbers, checksum = fields["numbers"], str(fields["checksum"])
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as err:
+        raise CacheError(f"unreadable file {path}: {err}") from None
+    if stored[0] != rules.name:
+        raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}")
+    if stored[1:] != (__version__, fmt):
+        raise CacheError(f"{path} was written by version {stored[1]} (format {stored[2]}), "
+                         f"this is {__version__} (format {fmt})")
+    if _checksum(numbers) != checksum:
+        raise CacheError(f"{path} is damaged (checksum mismatch)")
+    return fields
 
 
 def save(solution: Solution, path: str | Path) -> Path:
     """Write the reachable states' values and second moments (a few MB) with what identifies them."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     keep = solution.space.reachable
     second = solution.second[keep] if solution.second is not None else np.zeros(0)
-    reachable = np.concatenate([solution.values[keep], second])
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, values=reachable, rules=solution.rules.name, version=__version__,
-                        format=FORMAT, checksum=_checksum(reachable), seconds=solution.seconds)
-    tmp.replace(path)
-    return path
+    numbers = np.concatenate([solution.values[keep], second])
+    return write_trusted(path, solution.rules.name, numbers, FORMAT, seconds=solution.seconds)
 
 
 def load(path: str | Path, rules: str | Rules) -> Solution:
     """Read a saved solution; CacheError if it is damaged or belongs to other rules/versions."""
     rules = get_rules(rules)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            fields = {k: data[k] for k in ("values", "rules", "version", "format", "checksum", "seconds")}
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as err:
-        raise CacheError(f"unreadable solution file {path}: {err}") from None
-    if str(fields["rules"]) != rules.name:
-        raise CacheError(f"{path} holds rules {fields['rules']}, not {rules.name}")
-    if str(fields["version"]) != __version__ or int(fields["format"]) != FORMAT:
-        raise CacheError(f"{path} was written by version {fields['version']}, this is {__version__}")
-    reachable = fields["values"]
+    fields = read_trusted(path, rules, FORMAT)
+    reachable = fields["numbers"]
     space = StateSpace(rules)
     n = int(space.reachable.sum())
-    if reachable.shape not in ((n,), (2 * n,)) or _checksum(reachable) != str(fields["checksum"]):
-        raise CacheError(f"{path} is damaged (checksum or size mismatch)")
+    if reachable.shape not in ((n,), (2 * n,)):
+        raise CacheError(f"{path} is damaged (holds {reachable.shape} numbers for {n} states)")
     values = np.zeros(space.size)
     values[space.reachable] = reachable[:n]
     second = None

@@ -20,11 +20,9 @@ as `policy` documents. Results are cached beside the solutions (`optimal_play`).
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import resource
 import time
-import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,7 @@ from numba import njit, prange
 from tqdm.auto import tqdm
 
 from . import __version__
+from .cache import CacheError, cache_dir, get_solution, read_trusted, write_trusted
 from .policy import turn_outcomes
 from .rules import Rules, get_rules
 from .solver import Solution
@@ -284,7 +283,6 @@ def optimal_play(rules: str | Rules, use_cache: bool = True, progress: bool = Fa
         except CacheError:
             pass  # recomputed below, never trusted
     if solution is None:
-        from .cache import get_solution
         solution = get_solution(rules, use_cache=use_cache, progress=progress)
     if solution.rules.name != rules.name:
         raise ValueError(f"solution is for {solution.rules.name!r}, not {rules.name!r}")
@@ -310,12 +308,7 @@ def bonus_probabilities(rules: str | Rules, **options) -> dict[str, float]:
     return dict(optimal_play(rules, **options).bonus_probabilities)
 
 
-class CacheError(ValueError):
-    """A results file that cannot be trusted."""
-
-
 def play_path(rules: Rules) -> Path:
-    from .cache import cache_dir
     return cache_dir() / f"{rules.name}-v{__version__}-play.npz"
 
 
@@ -325,42 +318,21 @@ def _numbers(play: OptimalPlay) -> np.ndarray:
                            list(play.bonus_probabilities.values()), play.distribution.probabilities])
 
 
-def _checksum(numbers: np.ndarray) -> str:
-    return hashlib.sha256(np.ascontiguousarray(numbers, dtype="<f8").tobytes()).hexdigest()
-
-
 def save_play(play: OptimalPlay, path: str | Path) -> Path:
     """Write the results with the rules' name, the package version and a checksum."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    numbers = _numbers(play)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, numbers=numbers, keys=list(play.box_expectations),
-                        bonus_keys=list(play.bonus_probabilities), rules=play.rules_name,
-                        version=__version__, format=FORMAT, checksum=_checksum(numbers),
-                        stat_keys=list(play.stats), stats=list(play.stats.values()))
-    tmp.replace(path)
-    return path
+    return write_trusted(path, play.rules_name, _numbers(play), FORMAT,
+                         keys=list(play.box_expectations), bonus_keys=list(play.bonus_probabilities),
+                         stat_keys=list(play.stats), stats=list(play.stats.values()))
 
 
 def load_play(path: str | Path, rules: str | Rules) -> OptimalPlay:
     """Read saved results; CacheError if damaged or written for other rules or versions."""
     rules = get_rules(rules)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            f = {k: data[k] for k in data.files}
-        numbers, keys, bonus_keys = f["numbers"], [str(k) for k in f["keys"]], [str(k) for k in f["bonus_keys"]]
-        stored = (str(f["rules"]), str(f["version"]), int(f["format"]), str(f["checksum"]))
-        stats = dict(zip((str(k) for k in f["stat_keys"]), (float(v) for v in f["stats"])))
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as err:
-        raise CacheError(f"unreadable results file {path}: {err}") from None
-    if stored[0] != rules.name:
-        raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}")
-    if stored[1:3] != (__version__, FORMAT):
-        raise CacheError(f"{path} was written by version {stored[1]}, this is {__version__}")
-    expected_keys = list(rules.box_names) + ["upper_bonus", "yahtzee_bonus", "total"]
-    if keys != expected_keys or _checksum(numbers) != stored[3]:
-        raise CacheError(f"{path} is damaged (checksum or boxes mismatch)")
+    f = read_trusted(path, rules, FORMAT)
+    numbers, keys, bonus_keys = f["numbers"], [str(k) for k in f["keys"]], [str(k) for k in f["bonus_keys"]]
+    stats = dict(zip((str(k) for k in f["stat_keys"]), (float(v) for v in f["stats"])))
+    if keys != list(rules.box_names) + ["upper_bonus", "yahtzee_bonus", "total"]:
+        raise CacheError(f"{path} is damaged (its boxes are not the rules' boxes)")
     n, m = len(keys), len(bonus_keys)
     return OptimalPlay(rules.name, dict(zip(keys, numbers[:n].tolist())),
                        dict(zip(bonus_keys, numbers[n:n + m].tolist())),

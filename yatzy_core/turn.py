@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rules import Rules
 from .states import StateSpace
 
 NEG = -np.inf

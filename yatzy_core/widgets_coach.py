@@ -20,7 +20,7 @@ from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 from .advisor import Advice
 from .coach import Decision, Game, bonus_points
 from .rules import rule_names
-from .widgets import advice_table, classed, die_button, solution_for
+from .widgets import advice_table, classed, solution_for
 
 HELD_STYLE = "warning"   # the colour of a held die
 

@@ -1,0 +1,71 @@
+"""Saved solutions: reloaded exactly, and never trusted when damaged, foreign or stale."""
+import numpy as np
+import pytest
+
+from yatzy_core import cache
+from yatzy_core.cache import CacheError, get_solution, load, save
+
+
+@pytest.fixture
+def saved(solutions, tmp_path):
+    solution = solutions("yahtzee-no-bonus")
+    return solution, save(solution, tmp_path / "no-bonus.npz")
+
+
+def test_round_trip_is_exact(saved):
+    solution, path = saved
+    again = load(path, "yahtzee-no-bonus")
+    assert np.array_equal(again.values, solution.values)
+    assert np.array_equal(again.second, solution.second)
+    assert again.expected_score == solution.expected_score
+    assert path.stat().st_size < 8 * 2**20  # only reachable states: a few MB
+
+
+def test_foreign_rules_are_refused(saved):
+    _, path = saved
+    with pytest.raises(CacheError, match="holds rules yahtzee-no-bonus, not yatzy"):
+        load(path, "yatzy")
+
+
+def test_damaged_bytes_are_refused(saved, tmp_path):
+    _, path = saved
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(path.read_bytes()[:1000])
+    with pytest.raises(CacheError, match="unreadable"):
+        load(truncated, "yahtzee-no-bonus")
+
+
+def test_changed_numbers_fail_the_checksum(saved, tmp_path):
+    _, path = saved
+    with np.load(path) as data:
+        fields = {k: data[k] for k in data.files}
+    fields["numbers"] = fields["numbers"].copy()
+    fields["numbers"][7] += 1.0
+    tampered = tmp_path / "tampered.npz"
+    np.savez(tampered, **fields)
+    with pytest.raises(CacheError, match="checksum"):
+        load(tampered, "yahtzee-no-bonus")
+
+
+def test_other_version_is_refused(saved, monkeypatch):
+    _, path = saved
+    monkeypatch.setattr(cache, "__version__", "0.0.0-other")
+    with pytest.raises(CacheError, match="version"):
+        load(path, "yahtzee-no-bonus")
+
+
+def test_get_solution_rebuilds_a_corrupt_cache_file(solutions, tmp_path, monkeypatch):
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    rules = "yahtzee-no-bonus"
+    path = cache.cache_path(cache.get_rules(rules))
+    path.write_bytes(b"not a solution")
+    solved = []
+
+    def counting_solve(r, progress=True):
+        solved.append(r.name)
+        return solutions(r.name)  # the real table, without spending a solve on it
+    monkeypatch.setattr(cache, "solve", counting_solve)
+    solution = get_solution(rules, progress=False)
+    assert solved == [rules]
+    assert solution.expected_score == pytest.approx(245.8708, abs=5e-5)
+    assert load(path, rules).expected_score == solution.expected_score  # rewritten, trusted
