@@ -90,16 +90,20 @@ def histogram_figure(study: Study, bin_width: int = 5, exact=None):
         fig.add_trace(go.Histogram(
             x=frame["total"], name=f"{name} (mean {frame['total'].mean():.1f})", opacity=0.55,
             histnorm="probability density", xbins=dict(start=0, size=bin_width)))
+    top = max(int(f["total"].max()) for f in study.frames.values())
     if exact is not None:
         p = np.asarray(exact.probabilities)
         edges = np.arange(0, len(p) + bin_width, bin_width)
         mass = np.add.reduceat(p, edges[:-1][edges[:-1] < len(p)])
         fig.add_trace(go.Scatter(x=edges[:len(mass)] + bin_width / 2, y=mass / bin_width,
                                  mode="lines", name="optimal, exact", line=dict(color="black")))
-    games = ", ".join(f"{name} {len(f):,}" for name, f in study.frames.items())
-    return _layout(fig, f"{study.rules.name}: final scores by strategy (games: {games})",
-                   f"final score (points, bins of {bin_width})", "probability per point",
-                   barmode="overlay")
+        top = max(top, int(np.searchsorted(np.cumsum(p), 0.999)))  # the tail runs to ~1575
+    games = sum(len(f) for f in study.frames.values())
+    fig = _layout(fig, f"{study.rules.name}: final scores by strategy ({games:,} seeded games)",
+                  f"final score (points, bins of {bin_width})", "probability per point",
+                  barmode="overlay")
+    fig.update_xaxes(range=[0, top + bin_width])
+    return fig
 
 
 def box_bars_figure(study: Study, reference: str = "optimal"):
