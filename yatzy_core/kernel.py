@@ -212,14 +212,11 @@ def _turn_chunk(states, values, second, want, mean_out, second_out, score, joker
                 for k in range(level_start[size], level_start[size + 1]):
                     _best_child(w, k, size, remove_die)
             e[:] = w[roll_offset:]
-            if want:  # the preferred keeper within TIE of the best: most dice, then first
+            if want:  # the preferred keeper within TIE of the best: most dice, then first.
+                # Walk each roll's sub-keepers from least to most preferred and overwrite:
+                # no branches, all lanes at once; the last good one written is the preferred.
                 for r in range(n_rolls):
-                    for v in range(LANES):
-                        for i in range(pref_start[r], pref_start[r + 1]):
-                            k = pref_keeper[i]
-                            if own[k, v] >= e[r, v] - TIE:
-                                e2[r, v] = w2[k, v]
-                                break
+                    _preferred_keeper(e, e2, own, w2, r, pref_keeper, pref_start)
         # ---- the first roll: only the empty keeper's value is needed
         for v in range(lanes):
             acc = 0.0
@@ -273,6 +270,47 @@ def _best_child(w, k, size, remove_die):
         a6 = max(a6, row[6])
         a7 = max(a7, row[7])
     out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7] = a0, a1, a2, a3, a4, a5, a6, a7
+
+
+@njit(cache=True)
+def _preferred_keeper(e, e2, own, own2, r, pref_keeper, pref_start):
+    """e2[r] = second moment of the most preferred sub-keeper of roll r within TIE of e[r]."""
+    best, out = e[r], e2[r]
+    t0 = best[0] - TIE
+    s0 = out[0]
+    t1 = best[1] - TIE
+    s1 = out[1]
+    t2 = best[2] - TIE
+    s2 = out[2]
+    t3 = best[3] - TIE
+    s3 = out[3]
+    t4 = best[4] - TIE
+    s4 = out[4]
+    t5 = best[5] - TIE
+    s5 = out[5]
+    t6 = best[6] - TIE
+    s6 = out[6]
+    t7 = best[7] - TIE
+    s7 = out[7]
+    for i in range(pref_start[r + 1] - 1, pref_start[r] - 1, -1):
+        k = pref_keeper[i]
+        o, o2 = own[k], own2[k]
+        s0 = o2[0] if o[0] >= t0 else s0
+        s1 = o2[1] if o[1] >= t1 else s1
+        s2 = o2[2] if o[2] >= t2 else s2
+        s3 = o2[3] if o[3] >= t3 else s3
+        s4 = o2[4] if o[4] >= t4 else s4
+        s5 = o2[5] if o[5] >= t5 else s5
+        s6 = o2[6] if o[6] >= t6 else s6
+        s7 = o2[7] if o[7] >= t7 else s7
+    out[0] = s0
+    out[1] = s1
+    out[2] = s2
+    out[3] = s3
+    out[4] = s4
+    out[5] = s5
+    out[6] = s6
+    out[7] = s7
 
 
 @njit(cache=True)
