@@ -23,7 +23,7 @@ from .dice import counts_of, dice_of
 from .rules import Rules, get_rules
 from .solver import Solution
 from .states import StateSpace
-from .turn import best_subkeeper, box_values, keeper_values
+from .turn import best_subkeeper, box_values, keeper_values, zero_values
 
 TIE_DECIMALS = 9  # expected values equal to this many decimals count as ties when ranking
 
@@ -65,11 +65,6 @@ def upper_totals(rules: Rules, used) -> frozenset[int]:
         if box.is_upper and box.name in used:
             totals = {t + box.face * c for t in totals for c in range(rules.n_dice + 1)}
     return frozenset(totals)
-
-
-def _zero_values(rules: Rules) -> np.ndarray:
-    """State values that are all 0 (a read-only view, no memory): box_values then gives points now."""
-    return np.broadcast_to(np.zeros(1), (StateSpace(rules).size,))
 
 
 @dataclass(frozen=True)
@@ -153,7 +148,7 @@ class Position:
     def box_points(self) -> dict[str, int]:
         """Points each allowed box gives these dice now (box, joker, upper and Yahtzee bonus)."""
         space = StateSpace(self.rules)
-        now = box_values(space, _zero_values(self.rules), np.array([self.state(space)]))[:, self.roll, 0]
+        now = box_values(space, zero_values(self.rules), np.array([self.state(space)]))[:, self.roll, 0]
         return {name: int(round(p)) for name, p in zip(self.rules.box_names, now) if np.isfinite(p)}
 
     def points(self, box: str) -> int:

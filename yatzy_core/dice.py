@@ -131,6 +131,18 @@ class DiceSpace:
         inside = np.all(self.keepers[:, None, :] <= self.rolls[None, :, :], axis=2)
         return np.argwhere(inside)
 
+    @cached_property
+    def preferred_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Sub-keepers of every roll in order of preference among equally good ones (most dice,
+        then keeper order), as one flat keeper array and the start of each roll's run.
+
+        This is the tie rule (policy.py) that makes the spread of optimal play well defined.
+        """
+        k, r = self.pairs[:, 0], self.pairs[:, 1]
+        order = np.lexsort((k, -self.keeper_size[k], r))
+        starts = np.searchsorted(r[order], np.arange(self.n_rolls + 1))
+        return np.ascontiguousarray(k[order]), starts.astype(np.int64)
+
     @property
     def n_pairs(self) -> int:
         return len(self.pairs)

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
+from .policy import TIE  # for second moments: the same tie rule as the exact distribution
 from .rules import Rules
 from .states import StateSpace
 
 LANES = 8    # states advanced together by the kernel's innermost loops
-TIE = 1e-9   # for second moments: choices this close to the best are ties, as in policy.py
 JOKER_MODES = {"none": 0, "forced": 1, "free": 2}
 
 
@@ -51,10 +51,7 @@ def tables(rules: Rules) -> Tables:
         rules.rolls_per_turn, dice.roll_offset, dice.faces, rules.n_dice,
     ], dtype=np.int64)
     starts = np.array([s.start for s in dice.level_slices] + [dice.n_keepers], dtype=np.int64)
-    k, r = dice.pairs[:, 0], dice.pairs[:, 1]
-    order = np.lexsort((k, -dice.keeper_size[k], r))
-    pref_keeper = np.ascontiguousarray(k[order], dtype=np.int64)
-    pref_start = np.searchsorted(r[order], np.arange(dice.n_rolls + 1)).astype(np.int64)
+    pref_keeper, pref_start = dice.preferred_pairs
     return Tables(rules.score_table.astype(np.float64), rules.joker_table.astype(np.float64),
                   rules.upper_faces.astype(np.int64), dice.rolls.astype(np.int64), kind_face,
                   dice.add_die, dice.remove_die, starts, dice.transition[0].copy(),

@@ -28,7 +28,7 @@ import numpy as np
 from .dice import dice_space
 from .rules import Rules, get_rules  # noqa: F401 (get_rules: the doctest)
 from .states import StateSpace
-from .turn import NEG, box_values
+from .turn import NEG, box_values, zero_values  # noqa: F401 (zero_values: re-exported)
 
 States = np.ndarray   # (G,) int64 state indices, one per game
 Rolls = np.ndarray    # (G,) int64 roll indices
@@ -77,10 +77,10 @@ def subkeepers(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
         faces = np.repeat(np.arange(dice.faces), counts)                 # sorted dice, 0-based
         kept = np.zeros((1 << n, dice.faces), dtype=np.int64)
         np.add.at(kept, (np.repeat(np.arange(1 << n), n), np.tile(faces, 1 << n)), subsets.ravel())
-        keys = [dice.keeper_index[tuple(int(x) for x in k)] for k in kept]
-        by_position[r] = keys
-        unique = sorted(set(keys), key=lambda k: (-dice.keeper_size[k], k))
-        distinct[r, :len(unique)] = unique
+        by_position[r] = [dice.keeper_index[tuple(int(x) for x in k)] for k in kept]
+    preferred, starts = dice.preferred_pairs
+    for r in range(dice.n_rolls):
+        distinct[r, :starts[r + 1] - starts[r]] = preferred[starts[r]:starts[r + 1]]
     return distinct, by_position
 
 
@@ -91,12 +91,6 @@ def contains(rules: Rules, keepers: Keepers, rolls: Rolls) -> np.ndarray:
 
 
 # ---- boxes ------------------------------------------------------------------------------------
-
-@lru_cache(maxsize=8)
-def zero_values(rules: Rules) -> np.ndarray:
-    """Value 0 for every state: `box_values` then gives points now, -inf where not allowed."""
-    return np.zeros(StateSpace(rules).size)
-
 
 def _joker_rows(space: StateSpace, states: States) -> np.ndarray:
     """(n_boxes, n_rolls, S) box scores from the solver's legality: -inf where not allowed,

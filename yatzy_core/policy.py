@@ -17,7 +17,6 @@ not depend on the rule; the spread of scores does, a little.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numba import njit
@@ -88,19 +87,10 @@ def choices(space: StateSpace, values: np.ndarray, states: np.ndarray):
 def preferred_keeper(space: StateSpace, keep: np.ndarray, roll_values: np.ndarray) -> np.ndarray:
     """(n_rolls, S) keeper index chosen in each roll: the preferred one of those within TIE of
     the roll's best value (most dice, then first in order)."""
-    k, starts = _pairs_by_preference(space.rules.dice)
+    k, starts = space.rules.dice.preferred_pairs
     out = np.empty(roll_values.shape, dtype=np.int64)
     _first_good(keep, roll_values, k, starts, TIE, out)
     return out
-
-
-@lru_cache(maxsize=None)
-def _pairs_by_preference(dice):
-    """Sub-keepers of every roll in order of preference (most dice, then keeper index), as one
-    flat array of keepers with the start of each roll's run."""
-    k, r = dice.pairs[:, 0], dice.pairs[:, 1]
-    order = np.lexsort((k, -dice.keeper_size[k], r))
-    return k[order], np.searchsorted(r[order], np.arange(dice.n_rolls + 1))
 
 
 @njit(cache=True)  # serial: blocks already run on several threads
@@ -228,7 +218,7 @@ def _extreme_turn(space, values, second, states, sign):
             e2[tied] = np.maximum(e2[tied], m[tied])
     e2 *= sign
     roll_values = best
-    k, starts = _pairs_by_preference(space.rules.dice)
+    k, starts = space.rules.dice.preferred_pairs
     for _ in range(space.rules.rolls_per_turn - 1):
         keep, keep2 = keeper_values(space, roll_values), keeper_values(space, e2)
         roll_values = best_subkeeper(space, keep)

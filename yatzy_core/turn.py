@@ -52,6 +52,12 @@ def best_subkeeper(space: StateSpace, keep: np.ndarray, argmax: bool = False):
     return (best[rolls], arg[rolls]) if argmax else best[rolls]
 
 
+def zero_values(rules) -> np.ndarray:
+    """State values that are all 0 (a read-only view, no memory): `box_values` then gives the
+    points each box scores now, bonuses included, and -inf where it is not allowed."""
+    return np.broadcast_to(np.zeros(1), (StateSpace(rules).size,))
+
+
 def box_values(space: StateSpace, values: np.ndarray, states: np.ndarray) -> np.ndarray:
     """(n_boxes, n_rolls, S) value of scoring each roll in each box, from each state:
     points now (box, upper bonus, Yahtzee bonus) plus the value of the next state; -inf where
