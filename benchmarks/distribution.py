@@ -1,13 +1,17 @@
 """Exact distributions of optimal play for every rule set: time, peak memory, and the check
 against a million simulated games.
 
-Run by hand: `.venv/bin/python benchmarks/distribution.py [--rules NAME ...] [--games N] [--ties]`.
-Each rule set runs in a fresh process so its peak memory is its own. Per rule set it prints the
-forward pass's time and peak resident memory, the per-box expectations (yahtzee-no-bonus also
+Run by hand: `.venv/bin/python benchmarks/distribution.py [--rules NAME ...] [--games N] [--ties]
+[--baseline NAME]`. Each rule set runs in a fresh process so its peak memory is its own (the
+values come from the cache, solved first if absent, and are not timed). Per rule set it prints the
+compiled forward pass's time and peak resident memory (and the process's before it: Python, numpy,
+numba and the values; the cached compiled code is loaded inside the timed pass), the per-box expectations (yahtzee-no-bonus also
 beside the published table), the bonus probabilities, mean, standard deviation (against the
 solver's, and with --ties the range over all tie-breaks), quantiles and tails, and a KS and a
 chi-square test of N simulated optimal games (seeded) against the exact distribution.
-Target: memory <= 8 GB per rule set.
+The baseline (benchmarks/numpy_forward.py: the numpy turn outcomes and dense rows the pass used
+before) runs on one rule set, in a fresh process too (30 s and 1.5 GB for yahtzee); its pmf is
+checked against the compiled one. Target (issue 9): <= 5 s and <= 300 MB for yatzy and yahtzee.
 """
 from __future__ import annotations
 
@@ -60,18 +64,21 @@ def one(name: str, games: int, ties: bool) -> dict:
     from yatzy_core.distribution import forward, ks_test, play_path, save_play
     from yatzy_core.policy import second_moments
 
+    from yatzy_core.distribution import peak_rss_mb
+
     solution = get_solution(name, progress=False)
+    rss_before = peak_rss_mb()
     play = forward(solution, distribution=True)
     save_play(play, play_path(solution.rules))
     d = play.distribution
     out = {
-        "rules": name, "seconds": play.stats["seconds"], "push_seconds": play.stats["push_seconds"],
-        "peak_rss_mb": play.stats["peak_rss_mb"], "peak_rows_mb": play.stats["peak_dist_mb"],
+        "rules": name, "seconds": play.stats["seconds"], "rss_before_mb": rss_before,
+        "peak_rss_mb": play.stats["peak_rss_mb"], "pmf": d.probabilities, "peak_rows_mb": play.stats["peak_dist_mb"],
         "states_visited": play.stats["states_visited"],
         "reachable_states": int(solution.space.reachable.sum()),
         "widest_row": play.stats["widest_row"], "boxes": play.box_expectations,
         "bonus_probabilities": play.bonus_probabilities, "solver_mean": solution.expected_score,
-        "mean": d.mean, "std": d.std, "solver_std": solution.std if solution.second is not None else None,
+        "mean": d.mean, "std": d.std, "solver_std": solution.std,
         "max_score": d.max_score,
         "quantiles": {q: d.quantile(q) for q in (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)},
         "p_at_least": {x: d.p_at_least(x) for x in (200, 250, 300)},
@@ -83,7 +90,7 @@ def one(name: str, games: int, ties: bool) -> dict:
             float(np.sqrt(second_moments(solution, t)[s] - d.mean ** 2)) for t in ("rule", "min", "max"))
         out["ties_seconds"] = time.perf_counter() - start
     if games:
-        from yatzy_core.simulate import simulate
+        from yatzy_core.simulation import simulate
         start = time.perf_counter()
         totals = simulate(name, "optimal", games=games, seed=SEED, progress=False)["total"].to_numpy()
         out["simulation"] = {
@@ -93,12 +100,32 @@ def one(name: str, games: int, ties: bool) -> dict:
     return out
 
 
+def baseline(name: str) -> dict:
+    """The numpy forward pass (benchmarks/numpy_forward.py), in this (fresh) process."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from numpy_forward import numpy_forward
+
+    from yatzy_core.cache import get_solution
+    from yatzy_core.distribution import peak_rss_mb
+    solution = get_solution(name, progress=False)
+    start = time.perf_counter()
+    pmf = numpy_forward(solution)
+    return {"seconds": time.perf_counter() - start, "peak_rss_mb": peak_rss_mb(), "pmf": pmf}
+
+
 def report(r: dict) -> None:
     print(f"\n## {r['rules']}")
-    print(f"forward pass {r['seconds']:.1f} s (rows pushed in {r['push_seconds']:.1f} s), peak RSS "
-          f"{r['peak_rss_mb']:.0f} MiB (two layers of rows {r['peak_rows_mb']:.0f} MiB); "
-          f"{r['states_visited']} of {r['reachable_states']} reachable states have positive "
-          f"probability; rows up to {r['widest_row']} points wide")
+    print(f"forward pass {r['seconds']:.2f} s, peak RSS {r['peak_rss_mb']:.0f} MiB ("
+          f"{r['rss_before_mb']:.0f} MiB before it; two layers of rows {r['peak_rows_mb']:.0f} MiB); "
+          f"{r['states_visited']} of {r['reachable_states']} reachable states pushed (positive "
+          f"probability, representatives only); rows up to {r['widest_row']} points wide")
+    if "baseline" in r:
+        b = r["baseline"]
+        print(f"numpy baseline {b['seconds']:.1f} s, peak RSS {b['peak_rss_mb']:.0f} MiB: compiled "
+              f"{b['seconds'] / r['seconds']:.1f}x faster, {b['peak_rss_mb'] / r['peak_rss_mb']:.1f}x "
+              f"less memory; pmfs differ by at most {b['max_difference']:.1e}")
     published = PUBLISHED_NO_BONUS if r["rules"] == "yahtzee-no-bonus" else {}
     for box, value in r["boxes"].items():
         extra = f"   published {published[box]:.2f}" if box in published else ""
@@ -126,13 +153,23 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=1_000_000, help="simulated games (0: none)")
     parser.add_argument("--ties", action="store_true", help="also the std range over tie-breaks")
     parser.add_argument("--json", help="write the results here too")
+    parser.add_argument("--baseline", default="yahtzee", metavar="NAME",
+                        help="rule set to time the numpy baseline on ('none': skip)")
     args = parser.parse_args(argv)
     results = []
     ctx = mp.get_context("spawn")
     for name in args.rules:
         with ProcessPoolExecutor(1, mp_context=ctx) as pool:   # a fresh process: its own peak memory
             r = pool.submit(one, name, args.games, args.ties).result()
+        if name == args.baseline:
+            with ProcessPoolExecutor(1, mp_context=ctx) as pool:
+                b = pool.submit(baseline, name).result()
+            bp, rp = b.pop("pmf"), r["pmf"]
+            n = max(len(bp), len(rp))
+            b["max_difference"] = float(np.abs(np.pad(bp, (0, n - len(bp))) - np.pad(rp, (0, n - len(rp)))).max())
+            r["baseline"] = b
         report(r)
+        r.pop("pmf")
         results.append(r)
     if args.json:
         with open(args.json, "w") as f:

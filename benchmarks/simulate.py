@@ -15,7 +15,7 @@ import statistics
 import time
 
 from yatzy_core.cache import get_solution
-from yatzy_core.simulate import simulate
+from yatzy_core.simulation import simulate
 from yatzy_core.strategies import strategy_names
 
 OTHER_GAMES = {"mc_planner": 20}   # games per timing run for the slow players

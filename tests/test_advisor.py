@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from yatzy_core.advisor import Advice, Position, advise, parse_dice, sub_keepers, upper_totals
+from yatzy_core.advisor import Advice, Position, advise, parse_dice, upper_totals
 from yatzy_core.dice import dice_of
 from yatzy_core.rules import get_rules
 from yatzy_core.states import StateSpace
@@ -216,6 +216,9 @@ def test_scoring_the_last_box_ends_the_game():
     assert p.points("yahtzee") == 50 and p.score("yahtzee") is None
 
 
-def test_sub_keepers_count_products_of_counts():
-    assert len(sub_keepers((2, 2, 1, 0, 0, 0))) == 3 * 3 * 2
-    assert {dice_of(k) for k in sub_keepers((0, 0, 0, 0, 0, 1))} == {(), (6,)}
+def test_keepers_offered_are_every_sub_multiset_once():
+    """1 1 2 2 3 has 3 * 3 * 2 distinct keepers, all offered once; 6 6 6 6 6 has 6."""
+    for dice, count in (("11223", 18), ("66666", 6), ("12345", 32)):
+        offered = [a.keep for a in advise(Position.make("yatzy", dice=dice, rolls_left=1))]
+        assert len(offered) == len(set(offered)) == count
+        assert all(all(k.count(d) <= dice.count(str(d)) for d in k) for k in offered)

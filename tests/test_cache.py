@@ -4,6 +4,7 @@ import pytest
 
 from yatzy_core import cache
 from yatzy_core.cache import CacheError, get_solution, load, save
+from yatzy_core.rules import get_rules
 
 
 @pytest.fixture
@@ -61,11 +62,22 @@ def test_get_solution_rebuilds_a_corrupt_cache_file(solutions, tmp_path, monkeyp
     path.write_bytes(b"not a solution")
     solved = []
 
-    def counting_solve(r, progress=True):
+    def counting_solve(r, progress=True, moments=False):
         solved.append(r.name)
         return solutions(r.name)  # the real table, without spending a solve on it
     monkeypatch.setattr(cache, "solve", counting_solve)
-    solution = get_solution(rules, progress=False)
+    with pytest.warns(cache.CacheWarning, match="unreadable file .*; computed again"):
+        solution = get_solution(rules, progress=False)
     assert solved == [rules]
     assert solution.expected_score == pytest.approx(245.8708, abs=5e-5)
     assert load(path, rules).expected_score == solution.expected_score  # rewritten, trusted
+
+
+def test_moments_are_computed_once_and_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    plain = get_solution("yahtzee-no-bonus", progress=False)
+    assert plain.second is None                        # values only by default
+    first = get_solution("yahtzee-no-bonus", progress=False, moments=True)
+    assert round(first.std, 4) == 39.8201
+    again = load(cache.cache_path(get_rules("yahtzee-no-bonus")), "yahtzee-no-bonus")
+    assert again.second is not None and again.std == first.std

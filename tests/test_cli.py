@@ -33,6 +33,7 @@ def test_version(capsys):
 # ---- advise -----------------------------------------------------------------------------------
 
 def test_advise_table_is_ranked_and_aligned(capsys, solutions):
+    solutions("yahtzee")   # cached first, so no progress bar reaches stderr
     status, out, err = run(capsys, *ISSUE)
     lines = out.splitlines()
     assert status == 0 and err == ""
@@ -128,26 +129,26 @@ def test_solve_no_cache_neither_reads_nor_writes(capsys, tmp_path, fake_solver, 
 # ---- bad input ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, message", [
-    (["advise", "--rules", "yahtzy", "--dice", "11112"], "unknown rules 'yahtzy'; choose one of: yahtzee"),
-    (["info", "--rules", "nope"], "unknown rules 'nope'"),
-    (["solve", "--rules", "nope"], "unknown rules 'nope'"),
-    (["advise", "--dice", "1111"], "expected 5 dice, got 4"),
-    (["advise", "--dice", "1,1,1,1,2,3"], "expected 5 dice, got 6"),
-    (["advise", "--dice", "11117"], "dice must be whole numbers 1..6, got [7]"),
-    (["advise", "--dice", "11a12"], "cannot read dice '11a12'"),
+    (["advise", "--rules", "yahtzy", "--dice", "11112"], "argument --rules: unknown rules 'yahtzy'; choose one of: yahtzee"),
+    (["info", "--rules", "nope"], "argument --rules: unknown rules 'nope'"),
+    (["solve", "--rules", "nope"], "argument --rules: unknown rules 'nope'"),
+    (["advise", "--dice", "1111"], "argument --dice: expected 5 dice, got 4"),
+    (["advise", "--dice", "1,1,1,1,2,3"], "argument --dice: expected 5 dice, got 6"),
+    (["advise", "--dice", "11117"], "argument --dice: dice must be whole numbers 1..6, got [7]"),
+    (["advise", "--dice", "11a12"], "argument --dice: cannot read dice '11a12'"),
     (["advise", "--dice", "11112", "--used", "ones,fullhouse"],
-     "unknown box 'fullhouse' for rules 'yahtzee'; boxes are: ones"),
+     "argument --used: unknown box 'fullhouse' for rules 'yahtzee'; boxes are: ones"),
     (["advise", "--dice", "11112", "--upper", "5"],
-     "upper total 5 cannot be made with the used upper boxes (none)"),
-    (["advise", "--dice", "11112", "--used", "twos", "--upper", "3"], "upper total 3 cannot be made"),
-    (["advise", "--dice", "11112", "--rolls-left", "3"], "rerolls still allowed: 0..2, got 3"),
-    (["advise", "--dice", "11112", "--rolls-left", "-1"], "0..2, got -1"),
-    (["advise", "--dice", "11112", "--yahtzee-bonus"], "needs the 'yahtzee' box used"),
+     "argument --upper: upper total 5 cannot be made with the used upper boxes (none)"),
+    (["advise", "--dice", "11112", "--used", "twos", "--upper", "3"], "argument --upper: upper total 3 cannot be made"),
+    (["advise", "--dice", "11112", "--rolls-left", "3"], "argument --rolls-left: rolls_left counts the rerolls still allowed: 0..2, got 3"),
+    (["advise", "--dice", "11112", "--rolls-left", "-1"], "argument --rolls-left: rolls_left counts the rerolls still allowed: 0..2, got -1"),
+    (["advise", "--dice", "11112", "--yahtzee-bonus"], "argument --yahtzee-bonus: the Yahtzee bonus flag needs the 'yahtzee' box used"),
     (["advise", "--rules", "yatzy", "--dice", "11112", "--used", "yatzy", "--yahtzee-bonus"],
-     "rules 'yatzy' have no Yahtzee bonus"),
-    (["advise", "--dice", "11112", "--used", ",".join(get_rules("yahtzee").box_names)], "all boxes are used"),
-    (["advise", "--dice", "11112", "--top", "0"], "--top must be at least 1"),
-    (["advise", "--dice", "11112", "--rolls-left", "x"], "invalid int value: 'x'"),
+     "argument --yahtzee-bonus: rules 'yatzy' have no Yahtzee bonus"),
+    (["advise", "--dice", "11112", "--used", ",".join(get_rules("yahtzee").box_names)], "argument --used: all boxes are used"),
+    (["advise", "--dice", "11112", "--top", "0"], "argument --top: must be at least 1, got 0"),
+    (["advise", "--dice", "11112", "--rolls-left", "x"], "argument --rolls-left: invalid int value: 'x'"),
     (["advise"], "required: --dice"),
     (["bogus"], "invalid choice: 'bogus'"),
     ([], "required: COMMAND"),
@@ -175,7 +176,7 @@ def test_python_m_yatzy_core(tmp_path):
     assert (done.returncode, done.stdout) == (0, f"yatzy {__version__}\n")
     bad = subprocess.run([sys.executable, "-m", "yatzy_core", "advise", "--dice", "1111"],
                          capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and bad.stderr == "yatzy: error: expected 5 dice, got 4: [1, 1, 1, 1]\n"
+    assert bad.returncode == 2 and bad.stderr == "yatzy: error: argument --dice: expected 5 dice, got 4: [1, 1, 1, 1]\n"
 
 
 def test_console_script(solutions):
@@ -188,3 +189,11 @@ def test_console_script(solutions):
     assert done.returncode == 0, done.stderr
     best = {"action": "keep", "keep": [1, 1, 1, 1], "expected": 270.2986, "loss": 0.0}
     assert json.loads(done.stdout) == [best]
+
+
+def test_solve_prints_the_exact_std_on_request(capsys, solutions):
+    solutions("yahtzee-no-bonus")
+    status, out, err = run(capsys, "solve", "--rules", "yahtzee-no-bonus", "--std")
+    lines = out.splitlines()
+    assert status == 0 and lines[0] == "expected score: 245.8708"
+    assert lines[2].startswith("std: 39.8201 (")

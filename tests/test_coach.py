@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from yatzy_core.advisor import Position, advise
-from yatzy_core.coach import OPTIMAL, Game, play_optimally
+from yatzy_core.coach import Game, play_optimally
+from yatzy_core.turn import TIE
 
 
 @pytest.fixture
@@ -95,8 +96,8 @@ def test_summary_lists_the_three_costliest(yatzy):
         game.play(ranked[-1] if moves % 7 == 0 else ranked[0])   # every 7th move the worst choice
     s = game.summary()
     losses = [d.loss for d in game.decisions]
-    bad = sorted((d for d in game.decisions if d.loss >= OPTIMAL), key=lambda d: -d.loss)
-    assert s.optimal_moves == sum(loss < OPTIMAL for loss in losses) == s.moves - len(bad)
+    bad = sorted((d for d in game.decisions if d.loss > TIE), key=lambda d: -d.loss)
+    assert s.optimal_moves == sum(loss <= TIE for loss in losses) == s.moves - len(bad)
     assert s.total_loss == pytest.approx(sum(losses)) and s.total_loss > 0
     assert [d.loss for d in s.costliest] == [d.loss for d in bad[:3]]
     for d in s.costliest:

@@ -9,12 +9,12 @@ import pytest
 
 from yatzy_core.distribution import (CacheError, ScoreDistribution, forward, kind_box, ks_test,
                                      load_play, optimal_play, save_play)
-from yatzy_core.policy import TIE, choices, preferred_keeper, second_moments, turn_outcomes
+from yatzy_core.policy import second_moments, turn_outcomes
 from yatzy_core.rules import get_rules
-from yatzy_core.simulate import simulate
+from yatzy_core.simulation import simulate
 from yatzy_core.solver import solve
 from yatzy_core.strategies import Optimal
-from yatzy_core.turn import keeper_values
+from yatzy_core.turn import TIE, box_values, evaluate, keeper_values, preferred_keeper
 
 # the published per-box table of optimal play, Yahtzee without Yahtzee bonus or joker
 PUBLISHED_NO_BONUS = {
@@ -85,8 +85,9 @@ def test_real_tie_is_broken_by_keeping_more_dice(solutions):
     dice = rules.dice
     full = (1 << rules.n_boxes) - 1
     state = np.array([space.index(full & ~(1 << rules.box_index("three_of_a_kind")), 0, 0)])
-    boxes, (one_left, _) = choices(space, solution.values, state)
-    keep = keeper_values(space, boxes.max(axis=0))
+    turn = evaluate(space, box_values(space, solution.values, state))
+    keep, one_left = turn.keepers[0], turn.keep[0]
+    assert np.array_equal(keep, keeper_values(space, turn.final.max(axis=0)))
     six, ones = dice.keeper_index[(0, 0, 0, 0, 0, 1)], dice.keeper_index[(2, 0, 0, 0, 0, 0)]
     assert keep[six, 0] == pytest.approx(85 / 18, abs=1e-12)
     assert keep[ones, 0] == pytest.approx(85 / 18, abs=1e-12)
@@ -224,9 +225,10 @@ def test_ks_test_detects_a_shift():
 
 
 def test_figure(no_bonus):
-    fig = no_bonus.distribution.figure()
-    assert fig.layout.title.text.startswith("yahtzee-no-bonus")
-    assert fig.layout.xaxis.title.text == "final score"
+    from yatzy_core.ui import score_distributions_figure
+    fig = score_distributions_figure([no_bonus.distribution])
+    assert fig.data[0].name.startswith("yahtzee-no-bonus (mean 245.87")
+    assert fig.layout.xaxis.title.text == "final score x (points)"
     assert np.isclose(sum(fig.data[0].y), 1, atol=1e-5)
 
 

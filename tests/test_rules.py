@@ -3,9 +3,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from yatzy_core.rules import get_rules, rule_names
+from yatzy_core.rules import CATALOGUE, make_scorer, get_rules, rule_names
 
 YATZY, YAHTZEE, THESIS = get_rules("yatzy"), get_rules("yahtzee"), get_rules("yatzy-thesis")
+MAXI = get_rules("maxi-yatzy")
 
 HAND = [  # (rules, box, dice, score)
     (YATZY, "two_pairs", [1, 2, 2, 4, 4], 12),
@@ -38,6 +39,34 @@ HAND = [  # (rules, box, dice, score)
     (THESIS, "two_pairs", [1, 2, 2, 4, 5], 4),      # the thesis variant scores a single pair
     (YATZY, "two_pairs", [1, 2, 2, 4, 5], 0),
     (THESIS, "two_pairs", [1, 2, 2, 4, 4], 12),
+    # Maxi Yatzy, six dice: pairs, groups and straights leave the other dice out
+    (MAXI, "sixes", [6, 6, 6, 1, 2, 3], 18),
+    (MAXI, "one_pair", [1, 1, 2, 2, 6, 6], 12),
+    (MAXI, "two_pairs", [1, 1, 2, 2, 6, 6], 16),     # the two highest pairs
+    (MAXI, "two_pairs", [3, 3, 3, 3, 5, 5], 16),
+    (MAXI, "two_pairs", [3, 3, 3, 3, 3, 5], 0),      # five alike is one pair
+    (MAXI, "three_pairs", [1, 1, 2, 2, 3, 3], 12),
+    (MAXI, "three_pairs", [3, 3, 3, 3, 5, 5], 0),    # four alike is not two pairs
+    (MAXI, "three_of_a_kind", [2, 2, 2, 5, 5, 5], 15),
+    (MAXI, "four_of_a_kind", [4, 4, 4, 4, 4, 1], 16),
+    (MAXI, "five_of_a_kind", [4, 4, 4, 4, 4, 1], 20),
+    (MAXI, "five_of_a_kind", [4, 4, 4, 4, 1, 1], 0),
+    (MAXI, "small_straight", [1, 2, 3, 4, 5, 5], 15),  # the sixth die is free
+    (MAXI, "small_straight", [1, 2, 3, 4, 6, 6], 0),
+    (MAXI, "large_straight", [6, 5, 4, 3, 2, 1], 20),
+    (MAXI, "full_straight", [1, 2, 3, 4, 5, 6], 21),
+    (MAXI, "full_straight", [1, 2, 3, 4, 5, 5], 0),
+    (MAXI, "full_house", [2, 2, 2, 5, 5, 5], 19),    # 5+5+5 + 2+2: the best three plus two
+    (MAXI, "full_house", [1, 1, 1, 2, 2, 6], 7),     # the sixth die does not count
+    (MAXI, "full_house", [4, 4, 4, 4, 4, 4], 0),
+    (MAXI, "villa", [2, 2, 2, 5, 5, 5], 21),
+    (MAXI, "villa", [2, 2, 2, 2, 5, 5], 0),
+    (MAXI, "tower", [3, 3, 3, 3, 5, 5], 22),
+    (MAXI, "tower", [5, 5, 5, 5, 3, 3], 26),
+    (MAXI, "tower", [6, 6, 6, 6, 6, 6], 0),          # six alike is not four plus two
+    (MAXI, "chance", [1, 2, 3, 4, 5, 6], 21),
+    (MAXI, "maxi_yatzy", [5, 5, 5, 5, 5, 5], 100),
+    (MAXI, "maxi_yatzy", [5, 5, 5, 5, 5, 4], 0),
 ]
 
 
@@ -46,23 +75,41 @@ def test_hand_examples(rules, box, dice, score):
     assert rules.score(box, dice) == score
 
 
-RULES = [get_rules(name) for name in rule_names()]
-DICE = st.lists(st.integers(1, 6), min_size=5, max_size=5)
+def test_every_catalogue_scorer_has_a_hand_example():
+    used = {rules.boxes[rules.box_index(box)].spec["scorer"] for rules, box, _, _ in HAND}
+    assert used == set(CATALOGUE)
+
+
+def test_fixed_points_readings_of_the_groups():
+    two_and_five = np.array([0, 3, 0, 0, 3, 0])           # 2,2,2,5,5,5
+    assert [int(make_scorer(k, points=p)(two_and_five)) for k, p in
+            [("full_house", 25), ("villa", 40), ("tower", 50)]] == [25, 40, 0]
+
+
+RULES = [get_rules(name) for name in rule_names(include_new=True)]
+DICE = st.lists(st.integers(1, 6), min_size=6, max_size=6)
+
+
+def dealt(rules, dice):
+    """The first n_dice of six drawn dice."""
+    return dice[:rules.n_dice]
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(dice=DICE, data=st.data())
 def test_order_never_matters(dice, data):
-    shuffled = data.draw(st.permutations(dice))
     for rules in RULES:
+        mine = dealt(rules, dice)
+        shuffled = data.draw(st.permutations(mine))
         for box in rules.box_names:
-            assert rules.score(box, dice) == rules.score(box, shuffled)
+            assert rules.score(box, mine) == rules.score(box, shuffled)
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
-@given(dice=DICE)
-def test_chance_upper_and_bounds(dice):
+@given(full=DICE)
+def test_chance_upper_and_bounds(full):
     for rules in RULES:
+        dice = dealt(rules, full)
         assert rules.score("chance", dice) == sum(dice)
         for box in rules.boxes:
             score = rules.score(box.name, dice)
@@ -73,9 +120,9 @@ def test_chance_upper_and_bounds(dice):
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.name)
 def test_max_score_is_the_best_roll(rules):
-    """Exhaustive over the 252 rolls: max_score is reached and never passed."""
+    """Exhaustive over the 252 rolls (462 for six dice): max_score is reached and never passed."""
     table = rules.score_table
-    assert table.shape == (252, rules.n_boxes)
+    assert table.shape == ({5: 252, 6: 462}[rules.n_dice], rules.n_boxes)
     assert table.min() == 0
     assert list(table.max(axis=0)) == [b.max_score for b in rules.boxes]
 
@@ -88,7 +135,7 @@ def test_score_table_matches_score():
 
 
 def test_box_counts():
-    assert [r.n_boxes for r in RULES] == [13, 13, 13, 15, 15]
+    assert [r.n_boxes for r in RULES] == [13, 13, 13, 15, 15, 15, 13, 20]
     assert np.array_equal(YATZY.upper_faces[:6], np.arange(1, 7))
 
 
@@ -111,3 +158,11 @@ def test_bad_dice_raise():
         YAHTZEE.score("chance", [1, 2, 3])
     with pytest.raises(ValueError, match=r"\[9\]"):
         YAHTZEE.score("chance", [1, 2, 3, 4, 9])
+
+
+def test_a_card_has_at_most_twenty_boxes():
+    yatzy = get_rules("yatzy")
+    with pytest.raises(ValueError, match="1 to 20 boxes .* got 30"):
+        yatzy.with_(boxes=yatzy.boxes * 2)
+    with pytest.raises(ValueError, match="got 0"):
+        yatzy.with_(boxes=())

@@ -5,7 +5,7 @@ import pytest
 from yatzy_core.cli import main
 from yatzy_core.play import reroll
 from yatzy_core.rules import get_rules, rule_names
-from yatzy_core.simulate import simulate, summary
+from yatzy_core.simulation import simulate, summary
 from yatzy_core.strategies import Greedy
 
 

@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 
 from yatzy_core.dice import counts_of, dice_of
-from yatzy_core.play import (box_scores, fill, upper_bonus_now, yahtzee_bonus, zero_values)
+from yatzy_core.play import box_scores, fill, keepers_inside, now_points
 from yatzy_core.planners import Heuristic, MCPlanner, TurnExpectation
 from yatzy_core.rules import UPPER_NAMES, get_rules, rule_names
-from yatzy_core.simulate import simulate
+from yatzy_core.simulation import simulate
 from yatzy_core.states import StateSpace
-from yatzy_core.strategies import (Greedy, Optimal, Random, Strategic, get_strategy,
-                                   make_player, strategy_names)
-from yatzy_core.turn import best_subkeeper, box_values, keeper_values
+from yatzy_core.players import get_strategy, make_player, strategy_names
+from yatzy_core.strategies import Greedy, Optimal, Random, Strategic
+from yatzy_core.turn import best_subkeeper, box_values, evaluate, keeper_values
 
 FAST = ["optimal", "random", "greedy", "strategic", "turn_expectation", "heuristic"]
 
@@ -94,22 +94,26 @@ def test_lookup_by_name():
     assert isinstance(make_player("random", "yatzy"), Random)
 
 
-def test_box_scores_agree_with_the_solver_legality():
-    """box_scores takes only the joker rows from turn.box_values; check every row anyway."""
+def test_box_scores_are_the_box_values_of_a_finished_game():
+    """With every later state worth 0, a box's value is the points it earns now: box_scores
+    (box only) and now_points (with the upper bonus) add up to it with the Yahtzee bonus."""
     for name in ("yahtzee", "yahtzee-verhoeff", "yatzy"):
         rules = get_rules(name)
         space = StateSpace(rules)
         rng = np.random.default_rng(5)
         states = np.concatenate([rng.choice(space.layer(k), 6) for k in range(1, rules.n_boxes)])
-        points = box_values(space, zero_values(rules), states)      # (boxes, rolls, S)
+        points = box_values(space, np.zeros(space.size), states)     # (boxes, rolls, S)
+        rolls = np.arange(rules.dice.n_rolls)
         for s, state in enumerate(states):
-            rolls = np.arange(rules.dice.n_rolls)
             here = np.full(len(rolls), state)
-            mine = box_scores(space, here, rolls)                     # (rolls, boxes)
+            mine, now = box_scores(space, here, rolls), now_points(space, here, rolls)
             assert (np.isfinite(mine) == np.isfinite(points[:, :, s].T)).all()
-            total = mine + upper_bonus_now(space, here, mine) + yahtzee_bonus(space, here, rolls)[:, None]
             ok = np.isfinite(mine)
-            assert np.allclose(total[ok], points[:, :, s].T[ok])
+            kind = np.isin(rolls, rules.n_of_a_kind_rolls)[:, None] & ok
+            extra = points[:, :, s].T[ok] - now[ok]
+            assert set(np.unique(extra)) <= {0.0, float(rules.yahtzee_bonus)}
+            assert not extra[~kind[ok]].any()              # only n of a kind earns more
+            assert (now >= mine)[ok].all()
 
 
 def test_fill_refuses_a_used_box():
@@ -199,14 +203,13 @@ def test_mc_planner_keeps_a_sure_thing_and_checks_options():
 
 
 def test_optimal_makes_the_choices_whose_exact_distribution_policy_computes(solutions):
-    from yatzy_core.policy import choices, first_best
     solution = solutions("yahtzee-verhoeff")
     player, space = Optimal("yahtzee-verhoeff", solution), solution.space
     rng = np.random.default_rng(8)
     states = np.unique(np.concatenate([rng.choice(space.layer(k), 4) for k in range(13)]))
-    boxes, keepers = choices(space, solution.values, states)
+    turn = evaluate(space, box_values(space, solution.values, states))
     n_rolls = player.rules.dice.n_rolls
     per_game = np.repeat(states, n_rolls), np.tile(np.arange(n_rolls), len(states))
-    assert (player.box(*per_game, rng).reshape(len(states), -1) == first_best(boxes).T).all()
-    for rerolls, table in enumerate(keepers, start=1):
+    assert (player.box(*per_game, rng).reshape(len(states), -1) == turn.box.T).all()
+    for rerolls, table in enumerate(turn.keep, start=1):
         assert (player.keep(*per_game, rerolls, rng).reshape(len(states), -1) == table.T).all()

@@ -5,8 +5,8 @@ import pytest
 
 from yatzy_core.advisor import Position, advise
 from yatzy_core.coach import play_optimally
-from yatzy_core.widgets import Explorer, advice_table, bar_data
-from yatzy_core.widgets_coach import CoachApp
+from yatzy_core.ui.widgets import Explorer, advice_table, bar_data
+from yatzy_core.ui.widgets_coach import CoachApp
 
 
 def advice_for(solutions, rules, **kw):

@@ -10,22 +10,25 @@ on a single state), so its numbers are the solver's numbers.
 (24, 29, 0)
 >>> p.score("sixes", next_dice="12345").upper_total
 27
+>>> q = Position.make("yatzy", used="fours,fives,sixes", upper_total=60, dice="22222", rolls_left=0)
+>>> int(q.scored("twos").box_points), int(q.scored("twos").bonus)   # the upper bonus at 63
+(10, 50)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 
 import numpy as np
 
-from .cache import get_solution
 from .dice import counts_of, dice_of
 from .rules import Rules, get_rules
-from .solver import Solution
+from .solutions import solution_for
+from .solver import Solution, solve
 from .states import StateSpace
-from .turn import best_subkeeper, box_values, keeper_values, zero_values
+from .subgame import full_table_at_hand, subgame_rules
+from .turn import Scored, box_values, evaluate, ranked, score_box
 
-TIE_DECIMALS = 9  # expected values equal to this many decimals count as ties when ranking
+__all__ = ["Position", "Advice", "advise", "rest_of_game", "parse_dice", "upper_totals", "choice_label", "choice_dict"]
 
 
 def parse_dice(dice, faces: int = 6) -> tuple[int, ...]:
@@ -34,6 +37,8 @@ def parse_dice(dice, faces: int = 6) -> tuple[int, ...]:
     >>> parse_dice("2,1 6"), parse_dice("51")
     ((1, 2, 6), (1, 5))
     """
+    if not isinstance(dice, str) and not hasattr(dice, "__iter__"):
+        raise TypeError(f"dice must be text like '11112' or a sequence of ints, got {type(dice).__name__}")
     if isinstance(dice, str):
         text = dice.strip()
         parts = text.replace(",", " ").split() if ("," in text or " " in text) else list(text)
@@ -145,24 +150,29 @@ class Position:
         return int((space or StateSpace(self.rules)).index(self.mask, self.upper, self.flag))
 
     # -- stepping forward
+    def scored(self, box: str) -> Scored:
+        """What scoring these dice in `box` does now (`turn.score_box`); ValueError if the box is
+        used or not allowed."""
+        s = score_box(StateSpace(self.rules), self.state(), self.roll, self.rules.box_index(box))
+        if not s.allowed:
+            why = "already used" if box in self.used else "not allowed by the joker rule"
+            raise ValueError(f"box {box!r} is {why}; allowed now: {', '.join(self.box_points())}")
+        return s
+
     def box_points(self) -> dict[str, int]:
         """Points each allowed box gives these dice now (box, joker, upper and Yahtzee bonus)."""
-        space = StateSpace(self.rules)
-        now = box_values(space, zero_values(self.rules), np.array([self.state(space)]))[:, self.roll, 0]
-        return {name: int(round(p)) for name, p in zip(self.rules.box_names, now) if np.isfinite(p)}
+        s = score_box(StateSpace(self.rules), self.state(), self.roll, np.arange(self.rules.n_boxes))
+        return {name: int(p) for name, p, ok in zip(self.rules.box_names, s.points, s.allowed) if ok}
 
     def points(self, box: str) -> int:
         """Points scoring these dice in `box` gives now; ValueError if the box is not allowed."""
-        self.rules.box_index(box)
-        allowed = self.box_points()
-        if box not in allowed:
-            why = "already used" if box in self.used else "not allowed by the joker rule"
-            raise ValueError(f"box {box!r} is {why}; allowed now: {', '.join(allowed)}")
-        return allowed[box]
+        return int(self.scored(box).points)
 
     def keep(self, kept, rolled=None, rng: np.random.Generator | None = None) -> "Position":
         """Keep some dice and reroll the rest: `rolled` gives the new dice, else `rng` draws them."""
         kept = parse_dice(kept, self.rules.faces)
+        if not all(isinstance(d, (int, np.integer)) and 1 <= d <= self.rules.faces for d in kept):
+            raise ValueError(f"kept must be dice 1..{self.rules.faces}, got {list(kept)[:10]}")
         if self.rolls_left == 0:
             raise ValueError("no rerolls left: score a box instead")
         if any(c > have for c, have in zip(counts_of(kept, self.rules.faces), self.counts)):
@@ -178,11 +188,9 @@ class Position:
 
     def score(self, box: str, next_dice=None, rng: np.random.Generator | None = None) -> "Position | None":
         """Score the dice in `box`; the next turn's first roll (given or drawn), None if the card is full."""
-        self.points(box)    # ValueError unless allowed
-        rules, b = self.rules, self.rules.box_index(box)
-        raw = int(rules.score_table[self.roll, b])
-        upper_total = self.upper_total + (raw if rules.boxes[b].is_upper else 0)
-        flag = self.yahtzee_bonus or (box == rules.yahtzee_box and raw > 0 and rules.tracks_yahtzee_bonus)
+        rules, s = self.rules, self.scored(box)     # ValueError unless allowed
+        upper_total = self.upper_total + (int(s.box_points) if rules.boxes[rules.box_index(box)].is_upper else 0)
+        flag = bool(StateSpace(rules).decode(s.next_state)[2])
         used = self.used | {box}
         if len(used) == rules.n_boxes:
             return None
@@ -215,41 +223,52 @@ class Advice:
 
     @property
     def label(self) -> str:
-        if self.action == "box":
-            return f"score {self.box}"
-        return "reroll all" if not self.keep else "keep " + " ".join(map(str, self.keep))
+        return choice_label(self.action, self.keep, self.box)
 
     def to_dict(self) -> dict:
         """JSON-ready: {"action": "keep", "keep": [1, 1], ...} or {"action": "box", "box": ...}."""
-        choice = {"keep": list(self.keep)} if self.action == "keep" else {"box": self.box}
-        return {"action": self.action, **choice, "expected": round(self.expected, 4),
+        return {**choice_dict(self.action, self.keep, self.box), "expected": round(self.expected, 4),
                 "loss": round(self.loss, 4)}
 
 
-def sub_keepers(counts) -> list[tuple[int, ...]]:
-    """Every distinct sub-multiset (as counts) of a roll, the empty one and the whole roll included.
+def choice_label(action: str, keep, box) -> str:
+    """How a choice reads: "keep 1 1", "reroll all" or "score chance"."""
+    if action == "box":
+        return f"score {box}"
+    return "reroll all" if not keep else "keep " + " ".join(map(str, keep))
 
-    >>> len(sub_keepers((4, 1, 0, 0, 0, 0))), len(sub_keepers((1, 1, 1, 1, 1, 0)))
-    (10, 32)
+
+def choice_dict(action: str, keep, box) -> dict:
+    """A choice as JSON fields: {"action": "keep", "keep": [...]} or {"action": "box", "box": ...}."""
+    return {"action": action, **({"keep": list(keep)} if action == "keep" else {"box": box})}
+
+
+def rest_of_game(position: Position) -> Position:
+    """The same position in the game of its open boxes (`subgame.subgame_rules`): the same dice,
+    rolls left and Yahtzee flag, no upper points yet; every choice is worth what it is worth in
+    the full game.
+
+    >>> p = Position.make("maxi-yatzy", used="ones,twos,threes,fours,fives", upper_total=60, dice="666655")
+    >>> rest = rest_of_game(p)
+    >>> rest.rules.upper_bonus_threshold, rest.upper_total, rest.points("sixes")  # 24 to go: bonus now
+    (24, 0, 124)
     """
-    return [tuple(c) for c in product(*(range(n + 1) for n in counts))]
+    rules = subgame_rules(position.rules, position.used, position.upper_total)
+    return Position(rules, position.used & {rules.yahtzee_box}, 0, position.dice, position.rolls_left,
+                    position.yahtzee_bonus)
 
 
-def _solution_for(rules: Rules, solution: Solution | None) -> Solution:
-    if solution is None:
-        return get_solution(rules)
-    if solution.rules != rules:
-        raise ValueError(f"the solution is for rules {solution.rules.name!r}, "
-                         f"the position for {rules.name!r}")
-    return solution
-
-
-def advise(position: Position, solution: Solution | None = None) -> list[Advice]:
+def advise(position: Position, solution: Solution | None = None, use_cache: bool = True) -> list[Advice]:
     """Every distinct choice in this position, best first, with its expected points still to come.
 
-    With rerolls left the choices are the distinct keepers of the dice (keeping all five means
-    not rerolling); after the last roll they are the boxes allowed. Ties (equal to 9 decimals)
-    are ordered keepers with more dice first, then by their dice; boxes in score-card order.
+    With rerolls left the choices are the distinct keepers of the dice (keeping all means not
+    rerolling); after the last roll they are the boxes allowed. The values and the order are the
+    turn engine's (`turn.evaluate`, `turn.ranked`): choices within TIE of each other are ordered
+    by its tie rule (keepers with more dice first, then by their dice; boxes in card order).
+
+    Without a `solution` the full game's table is used when it is at hand (in memory, cached, or
+    a small game); else only the game of the open boxes is solved (`rest_of_game`), so a late
+    Maxi Yatzy position never needs the 57M-state table. use_cache=False solves afresh.
 
     >>> ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2))
     >>> ranked[0].to_dict()
@@ -257,24 +276,27 @@ def advise(position: Position, solution: Solution | None = None) -> list[Advice]
     >>> ranked[1].label, round(ranked[1].loss, 4)
     ('keep 1 1 1 1 2', 10.1064)
     """
+    if not isinstance(position, Position):
+        raise TypeError(f"position must be a Position (see Position.make), got {type(position).__name__}")
+    if solution is not None and not isinstance(solution, Solution):
+        raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}")
+    if solution is None and not full_table_at_hand(position.rules):
+        position = rest_of_game(position)   # a small game, solved in memory: never cached, since
+        solution = solve(position.rules, progress=False)   # each position would add a file
     rules = position.rules
-    solution = _solution_for(rules, solution)
+    solution = solution_for(rules, solution, use_cache=use_cache)
     space = solution.space
-    boxes = box_values(space, solution.values, np.array([position.state(space)]))
+    turn = evaluate(space, box_values(space, solution.values, np.array([position.state(space)])),
+                    choose=False)
     if position.rolls_left == 0:
-        options = [((b,), Advice("box", None, name, float(v), 0.0))
-                   for b, (name, v) in enumerate(zip(rules.box_names, boxes[:, position.roll, 0]))
-                   if np.isfinite(v)]
+        values = turn.final[:, position.roll, 0]
+        options = [Advice("box", None, name, float(v), 0.0)
+                   for name, v in zip(rules.box_names, values) if np.isfinite(v)]
     else:
-        roll_values = boxes.max(axis=0)
-        for _ in range(position.rolls_left - 1):
-            roll_values = best_subkeeper(space, keeper_values(space, roll_values))
-        keep = keeper_values(space, roll_values)[:, 0]
-        index = rules.dice.keeper_index
-        options = []
-        for counts in sub_keepers(position.counts):
-            dice = dice_of(counts)
-            options.append(((-len(dice), dice), Advice("keep", dice, None, float(keep[index[counts]]), 0.0)))
-    options.sort(key=lambda o: (-round(o[1].expected, TIE_DECIMALS), o[0]))
-    best = options[0][1].expected
-    return [Advice(a.action, a.keep, a.box, a.expected, best - a.expected) for _, a in options]
+        keep = turn.keepers[position.rolls_left - 1][:, 0]
+        k, starts = rules.dice.preferred_pairs        # the roll's sub-keepers, preferred first
+        options = [Advice("keep", dice_of(rules.dice.keepers[i]), None, float(keep[i]), 0.0)
+                   for i in k[starts[position.roll]:starts[position.roll + 1]]]
+    order = ranked([a.expected for a in options], range(len(options)))
+    best = options[order[0]].expected
+    return [Advice(a.action, a.keep, a.box, a.expected, best - a.expected) for a in (options[i] for i in order)]

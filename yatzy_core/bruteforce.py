@@ -13,6 +13,8 @@ Fraction(7, 2)
 >>> brute_force_value(one_die.with_(rolls_per_turn=2))  # reroll a 1, 2 or 3: (4+5+6)/6 + 1/2 * 7/2
 Fraction(17, 4)
 
+With forced_order only the first open box of the card may be filled.
+
 Joker rule for an n of a kind once the Yahtzee box is used (plus yahtzee_bonus if that box holds
 a positive score): "forced" - the matching upper box if open, else any open lower box at its joker
 value, else any open upper box; "free" - any open box, lower boxes at their joker value only when
@@ -32,9 +34,23 @@ import numpy as np
 
 from .rules import Box, Rules, total  # noqa: F401  (Box, total: for the doctest)
 
+__all__ = ["brute_force_value", "brute_force_at_least"]
+
 State = tuple[int, int, int]   # (mask of used boxes, uncapped upper total, Yahtzee flag)
 Dice = tuple[int, ...]         # ordered dice, e.g. (3, 1)
 MAX_TURN_WORK = 100_000        # (faces**n) * (faces+1)**n: 3 dice of 6 faces is 74,088
+
+
+def turn_start(rules, scored: dict, choices: dict, faces: int, n: int) -> Fraction:
+    """The value at the start of a turn from the value of every ordered final roll (`scored`):
+    each reroll stage keeps the best dice, over whole numbers with one common denominator."""
+    rolls = list(scored)
+    denominator = lcm(*(v.denominator for v in scored.values()))
+    later = {dice: v.numerator * (denominator // v.denominator) for dice, v in scored.items()}
+    for _ in range(rules.rolls_per_turn - 1):
+        later = {dice: best_keep(dice, later, choices[dice], faces) for dice in rolls}
+        denominator *= faces ** n
+    return Fraction(sum(later.values()), denominator * faces ** n)
 
 
 def brute_force_value(rules: Rules) -> Fraction:
@@ -54,14 +70,35 @@ def brute_force_value(rules: Rules) -> Fraction:
         scored = {dice: max(points + value(after)                  # no rerolls left: best box
                             for points, after in moves(rules, dice, scores[dice], state))
                   for dice in rolls}
-        denominator = lcm(*(v.denominator for v in scored.values()))
-        later = {dice: v.numerator * (denominator // v.denominator) for dice, v in scored.items()}
-        for _ in range(rules.rolls_per_turn - 1):
-            later = {dice: best_keep(dice, later, choices[dice], faces) for dice in rolls}
-            denominator *= faces ** n
-        return Fraction(sum(later.values()), denominator * faces ** n)
+        return turn_start(rules, scored, choices, faces, n)
 
     return value((0, 0, 0))
+
+
+def brute_force_at_least(rules: Rules, target: int) -> Fraction:
+    """Best P(final score >= target) from the empty card, exactly: the state gains the points
+    still needed (the objective of `targets.py`), everything else as in `brute_force_value`.
+
+    >>> one_die = Rules("one-die", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=2)
+    >>> brute_force_at_least(one_die, 5)    # 5 or 6 now, else reroll: 1/3 + 2/3 * 1/3
+    Fraction(5, 9)
+    """
+    _check_tiny(rules)
+    n, faces, full = rules.n_dice, rules.faces, (1 << len(rules.boxes)) - 1
+    rolls = list(product(range(1, faces + 1), repeat=n))
+    choices = {dice: rerolls(dice, faces) for dice in rolls}
+    scores = {dice: normal_scores(rules, dice) for dice in rolls}
+
+    @lru_cache(maxsize=None)
+    def value(state: State, need: int) -> Fraction:
+        if state[0] == full:
+            return Fraction(int(need <= 0))
+        scored = {dice: max(value(after, max(need - points, 0))
+                            for points, after in moves(rules, dice, scores[dice], state))
+                  for dice in rolls}
+        return turn_start(rules, scored, choices, faces, n)
+
+    return value((0, 0, 0), target)
 
 
 def rerolls(dice: Dice, faces: int) -> list[tuple[int, list[Dice]]]:
@@ -99,6 +136,8 @@ def moves(rules: Rules, dice: Dice, scores: tuple[int, ...], state: State
     Yahtzee bonus and the joker rule."""
     used, _, flag = state
     open_ = [b for b in range(len(rules.boxes)) if not used >> b & 1]
+    if rules.forced_order:          # only the next box in card order
+        open_ = open_[:1]
     y = _yahtzee(rules)
     if y is None or not used >> y & 1 or len(set(dice)) != 1:
         return [_normal(rules, b, scores, state) for b in open_]

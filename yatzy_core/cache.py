@@ -1,29 +1,50 @@
 """Solutions saved as .npz files in a per-user cache, so a rule set is solved once per machine.
 
-A file holds the rule set's name, the package version, the reachable values and a checksum of
-them; anything that does not match (another version, another rule set, damaged bytes) is
-solved again rather than trusted.
+A file is keyed by what the rules DO, not what they are called: its name carries a fingerprint of
+the rules' content (`rules_fingerprint`), and the file holds that fingerprint, the rules' name, the
+package version, the numbers and a checksum of them. Anything that does not match (another
+version, other rules, damaged bytes, a file that does not decode) is solved again rather than
+trusted. A cache that cannot be read or written costs a warning line, never the answer.
+
+>>> safe_name("../../etc/Yahtzee 2!")
+'etc-yahtzee-2'
 """
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import hashlib
+import json
 import os
-import zipfile
+import re
+import tempfile
+import warnings
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import numpy as np
 import platformdirs
 
-from . import __version__
+from .version import __version__
 from .rules import Rules, get_rules
 from .solver import Solution, solve
 from .states import StateSpace
 
-FORMAT = 3  # values then second moments (ties broken as in policy.py) of the reachable states
+FORMAT = 4          # fingerprint-keyed; values, then second moments when the solution has them
+NAME_CHARS = 40     # a file name keeps at most this many characters of the rules' name
+FINGERPRINT_CHARS = 16
+T = TypeVar("T")
+
+__all__ = ["CacheError", "CacheWarning", "cache_dir", "cache_path", "rules_fingerprint",
+           "safe_name", "write_trusted", "read_trusted", "save", "load", "cached", "get_solution"]
 
 
 class CacheError(ValueError):
     """A solution file that cannot be trusted."""
+
+
+class CacheWarning(UserWarning):
+    """The cache could not be used; the answer was computed (and returned) anyway."""
 
 
 def cache_dir() -> Path:
@@ -31,56 +52,136 @@ def cache_dir() -> Path:
     return Path(os.environ.get("YATZY_CACHE_DIR") or platformdirs.user_cache_dir("yatzy-core"))
 
 
-def cache_path(rules: Rules) -> Path:
-    return cache_dir() / f"{rules.name}-v{__version__}.npz"
+# ---- what a file is keyed by ---------------------------------------------------------------------
 
+def _plain(value):
+    """A JSON-ready copy of a scalar (or tuple of scalars) field; None marks anything else."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return [type(value).__name__, value]
+    if isinstance(value, tuple) and all(v is None or isinstance(v, (bool, int, float, str)) for v in value):
+        return ["tuple", [_plain(v) for v in value]]
+    return None
+
+
+def rules_fingerprint(rules: str | Rules) -> str:
+    """sha256 (hex) of everything a rule set's tables depend on, never its name or description:
+    every plain field of Rules (new fields join automatically), every box's plain fields, and the
+    bytes of the score and joker tables (which pin down what each scorer does).
+
+    >>> y = get_rules("yahtzee-no-bonus")
+    >>> rules_fingerprint(y) == rules_fingerprint(y.with_(name="mine", description="x"))
+    True
+    >>> rules_fingerprint(y) == rules_fingerprint(y.with_(upper_bonus=50))
+    False
+    """
+    rules = get_rules(rules)
+    skip = {"name", "description"}
+    fields = {f.name: _plain(getattr(rules, f.name)) for f in dataclasses.fields(rules)
+              if f.name not in skip}
+    fields["boxes"] = [{f.name: _plain(getattr(b, f.name)) for f in dataclasses.fields(b)}
+                       for b in rules.boxes]
+    h = hashlib.sha256(json.dumps(fields, sort_keys=True).encode())
+    for table in (rules.score_table, rules.joker_table):
+        h.update(repr(table.shape).encode())
+        h.update(np.ascontiguousarray(table, dtype="<i8").tobytes())
+    return h.hexdigest()
+
+
+def safe_name(name: str) -> str:
+    """A rule set's name as a file-name part: [a-z0-9_-] only, at most NAME_CHARS long."""
+    slug = re.sub(r"[^a-z0-9_-]+", "-", str(name).lower()).strip("-_")
+    return slug[:NAME_CHARS].rstrip("-_") or "rules"
+
+
+def cache_path(rules: str | Rules, kind: str = "") -> Path:
+    """The cache file of one rule set (and kind of table: "" for the solution, "play", ...):
+    safe name, fingerprint prefix and version, so variants sharing a name never share a file."""
+    rules = get_rules(rules)
+    version = re.sub(r"[^0-9A-Za-z.+_-]", "-", __version__)
+    suffix = f"-{safe_name(kind)}" if kind else ""
+    fingerprint = rules_fingerprint(rules)[:FINGERPRINT_CHARS]
+    return cache_dir() / f"{safe_name(rules.name)}-{fingerprint}-v{version}{suffix}.npz"
+
+
+# ---- trusted files ------------------------------------------------------------------------------
 
 def _checksum(numbers: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(numbers, dtype="<f8").tobytes()).hexdigest()
 
 
-def write_trusted(path: str | Path, rules_name: str, numbers: np.ndarray, fmt: int, **extra) -> Path:
-    """Write `numbers` with the rules' name, package version, file format and a checksum
-    (atomically: a half-written file is never left under the real name)."""
+def write_trusted(path: str | Path, rules: str | Rules, numbers: np.ndarray, fmt: int, **extra) -> Path:
+    """Write `numbers` with the rules' name and fingerprint (a name means that built-in rule
+    set), the package version, the file format and a checksum. Atomic and safe beside other
+    writers: a unique temporary file (never a followed link) renamed over the real name, and
+    removed if anything fails."""
+    rules = get_rules(rules)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, numbers=numbers, rules=rules_name, version=__version__, format=fmt,
-                        checksum=_checksum(numbers), **extra)
-    tmp.replace(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), 0o644)    # readable like any cache file, not 0600
+            np.savez_compressed(f, numbers=numbers, rules=rules.name,
+                                fingerprint=rules_fingerprint(rules), version=__version__,
+                                format=fmt, checksum=_checksum(numbers), **extra)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     return path
 
 
-def read_trusted(path: str | Path, rules: Rules, fmt: int) -> dict[str, np.ndarray]:
-    """Every field of a file written by `write_trusted`; CacheError unless the rules, package
-    version, format and checksum all match."""
+def _decode(path: Path) -> dict[str, np.ndarray]:
+    """Every field of an .npz file, read without following a link at `path`."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as f, np.load(f, allow_pickle=False) as data:
+        return {k: data[k] for k in data.files}
+
+
+def read_trusted(path: str | Path, rules: str | Rules, fmt: int) -> dict[str, np.ndarray]:
+    """Every field of a file written by `write_trusted`; CacheError unless it decodes and the
+    rules (name and fingerprint), package version, format and checksum all match. A missing
+    file is a FileNotFoundError."""
+    rules = get_rules(rules)
     try:
-        with np.load(path, allow_pickle=False) as data:
-            fields = {k: data[k] for k in data.files}
+        fields = _decode(Path(path))
         stored = str(fields["rules"]), str(fields["version"]), int(fields["format"])
-        numbers, checksum = fields["numbers"], str(fields["checksum"])
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as err:
-        raise CacheError(f"unreadable file {path}: {err}") from None
+        fingerprint, checksum = str(fields["fingerprint"]), str(fields["checksum"])
+        numbers = np.asarray(fields["numbers"], dtype=np.float64)
+    except FileNotFoundError:
+        raise
+    except Exception as err:  # zlib.error, NotImplementedError, BadZipFile, ...: all damage
+        raise CacheError(f"unreadable file {path}: {type(err).__name__}: {err}"[:300]) from None
     if stored[0] != rules.name:
         raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}")
     if stored[1:] != (__version__, fmt):
         raise CacheError(f"{path} was written by version {stored[1]} (format {stored[2]}), "
                          f"this is {__version__} (format {fmt})")
-    if _checksum(numbers) != checksum:
+    if fingerprint != rules_fingerprint(rules):
+        raise CacheError(f"{path} holds other rules under the name {rules.name!r}")
+    if numbers.ndim != 1 or _checksum(numbers) != checksum:
         raise CacheError(f"{path} is damaged (checksum mismatch)")
+    fields["numbers"] = numbers
     return fields
 
 
+# ---- solutions ----------------------------------------------------------------------------------
+
 def save(solution: Solution, path: str | Path) -> Path:
-    """Write the reachable states' values and second moments (a few MB) with what identifies them."""
+    """Write the reachable states' values, and second moments when the solution has them."""
     keep = solution.space.reachable
     second = solution.second[keep] if solution.second is not None else np.zeros(0)
     numbers = np.concatenate([solution.values[keep], second])
-    return write_trusted(path, solution.rules.name, numbers, FORMAT, seconds=solution.seconds)
+    return write_trusted(path, solution.rules, numbers, FORMAT, seconds=solution.seconds)
 
 
 def load(path: str | Path, rules: str | Rules) -> Solution:
-    """Read a saved solution; CacheError if it is damaged or belongs to other rules/versions."""
+    """Read a saved solution (with or without second moments); CacheError if it is damaged or
+    belongs to other rules/versions."""
     rules = get_rules(rules)
     fields = read_trusted(path, rules, FORMAT)
     reachable = fields["numbers"]
@@ -88,27 +189,69 @@ def load(path: str | Path, rules: str | Rules) -> Solution:
     n = int(space.reachable.sum())
     if reachable.shape not in ((n,), (2 * n,)):
         raise CacheError(f"{path} is damaged (holds {reachable.shape} numbers for {n} states)")
+    try:
+        seconds = float(fields["seconds"])
+    except Exception:
+        raise CacheError(f"{path} is damaged (no solving time)") from None
     values = np.zeros(space.size)
     values[space.reachable] = reachable[:n]
     second = None
     if len(reachable) == 2 * n:
         second = np.zeros(space.size)
         second[space.reachable] = reachable[n:]
-    return Solution(rules, values, float(fields["seconds"]), second)
+    return Solution(rules, values, seconds, second)
 
 
-def get_solution(rules: str | Rules, use_cache: bool = True, progress: bool = True) -> Solution:
+def _warn(message: str) -> None:
+    warnings.warn(f"yatzy-core cache: {message}", CacheWarning, stacklevel=4)
+
+
+def cached(path: Path, read: Callable[[Path], T], make: Callable[[], T],
+           write: Callable[[T, Path], object]) -> T:
+    """read(path) if it is there and trustworthy; else make() and write it. Each fault of the
+    cache (damaged file, unreadable or unwritable place) is one CacheWarning; the answer stands."""
+    problem = None
+    try:
+        return read(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass                          # not cached yet (or the folder is not there)
+    except CacheError as err:
+        problem = f"{err}; computed again"
+    except OSError as err:
+        problem = f"cannot read {path} ({type(err).__name__}: {err.strerror or err}); computed again"
+    except Exception as err:          # a file that decodes but does not make sense: damage too
+        problem = f"{path} is damaged ({type(err).__name__}: {err}); computed again"
+    result = make()
+    try:
+        write(result, path)
+    except OSError as err:
+        problem = (f"cannot write {path} ({type(err).__name__}: {err.strerror or err}); "
+                   "the answer is not cached")
+    if problem:
+        _warn(problem)
+    return result
+
+
+def get_solution(rules: str | Rules, use_cache: bool = True, progress: bool = True,
+                 moments: bool = False) -> Solution:
     """The solution of a rule set: from the cache if a trustworthy file is there, else solved
-    (and cached). With use_cache=False the cache is neither read nor written."""
+    (and cached). With use_cache=False the cache is neither read nor written. With moments the
+    solution also carries the second moments (`Solution.std`), cached beside the values.
+
+    >>> get_solution("yahtzee-no-bonus", progress=False).value(2**13 - 2, 0)  # only ones left
+    2.1064...
+    """
     rules = get_rules(rules)
     if not use_cache:
-        return solve(rules, progress=progress)
+        return solve(rules, progress=progress, moments=moments)
     path = cache_path(rules)
-    if path.exists():
+    solution = cached(path, lambda p: load(p, rules),
+                      lambda: solve(rules, progress=progress, moments=moments), save)
+    if moments and solution.second is None:
+        solution.std                    # the moments pass, on the values already there
         try:
-            return load(path, rules)
-        except CacheError:
-            pass  # rebuilt below, never trusted
-    solution = solve(rules, progress=progress)
-    save(solution, path)
+            save(solution, path)
+        except OSError as err:
+            _warn(f"cannot write {path} ({type(err).__name__}: {err.strerror or err}); "
+                  "the answer is not cached")
     return solution

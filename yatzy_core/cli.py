@@ -2,7 +2,9 @@
 
 Each subcommand is one `add_*_parser(subparsers)` function that registers its arguments and the
 function that runs it; `SUBCOMMANDS` lists them, so a new subcommand is one function plus one
-entry in that list. Bad input ends in one line, `yatzy: error: ...`, and exit status 2.
+entry in that list. Bad input ends in one line, `yatzy: error: argument --flag: ...`, and exit
+status 2, before any work is done; a cache that cannot be used is one `yatzy: warning: ...` line.
+A closed pipe (`yatzy info | head -1`) ends the command quietly with status 1, as Python advises.
 
 >>> main(["advise", "--rules", "yahtzee", "--dice", "11112", "--rolls-left", "2", "--json", "--top", "1"])
 [
@@ -14,31 +16,36 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+import warnings
 
-from . import __version__
+from .version import __version__
 from .advisor import Position, advise
-from .cache import get_solution
+from .cache import CacheWarning, get_solution
+from .cli_args import MAX_LINE, flag, rules_argument, short, text, theta, whole
+from .cli_distribution import add_distribution_parser
 from .cli_study import add_simulate_parser, add_study_parser
-from .rules import get_rules, rule_names
+from .rules import Rules, get_rules
 from .states import StateSpace
 
+__all__ = ["build_parser", "main"]
+
 PROG = "yatzy"
-
-
-def _rules_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="yahtzee", metavar="NAME",
-                        help=f"rule set: {', '.join(rule_names())} (default: yahtzee)")
 
 
 # ---- solve ----------------------------------------------------------------------------------
 
 def add_solve_parser(subparsers) -> None:
     p = subparsers.add_parser("solve", help="solve a rule set and print its optimal expected score")
-    _rules_argument(p)
+    rules_argument(p)
     p.add_argument("--no-cache", action="store_true",
                    help="solve afresh, neither reading nor writing the per-user cache")
+    p.add_argument("--std", action="store_true",
+                   help="also the exact standard deviation (a second pass, about 5x the solve)")
+    p.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
+                   help="also print the best P(final >= T) and max-mean play's P(final >= T)")
     p.set_defaults(run=run_solve)
 
 
@@ -49,6 +56,16 @@ def run_solve(args) -> int:
     elapsed = time.perf_counter() - start
     print(f"expected score: {solution.expected_score:.4f}")
     print(f"time: {elapsed:.2f} s (solving took {solution.seconds:.2f} s)")
+    if args.std:
+        start = time.perf_counter()
+        print(f"std: {solution.std:.4f} ({time.perf_counter() - start:.2f} s)")
+    if args.goal is not None:
+        from .distribution import score_distribution
+        from .targets import target_table
+        targets = target_table(rules, args.goal, use_cache=not args.no_cache)
+        mean_play = score_distribution(rules, use_cache=not args.no_cache).p_at_least(args.goal)
+        print(f"P(final >= {args.goal}): playing to reach it {targets.p_at_least(args.goal):.6f}, "
+              f"playing for the mean {mean_play:.6f} (targets solved in {targets.seconds:.2f} s)")
     return 0
 
 
@@ -56,24 +73,59 @@ def run_solve(args) -> int:
 
 def add_advise_parser(subparsers) -> None:
     p = subparsers.add_parser("advise", help="rank every choice in a position by expected score")
-    _rules_argument(p)
-    p.add_argument("--dice", required=True, help="the dice showing: 11112 or 1,1,1,1,2")
-    p.add_argument("--rolls-left", type=int, default=2, metavar="N",
+    rules_argument(p)
+    p.add_argument("--dice", required=True, type=text, help="the dice showing: 11112 or 1,1,1,1,2")
+    p.add_argument("--rolls-left", type=whole(), default=None, metavar="N",
                    help="rerolls still allowed this turn: 2 after the first roll, 0 after the last")
-    p.add_argument("--used", default="", metavar="BOXES", help="used boxes, comma separated: ones,twos")
-    p.add_argument("--upper", type=int, default=0, metavar="TOTAL", help="points in the upper boxes so far")
+    p.add_argument("--used", default="", metavar="BOXES", type=text,
+                   help="used boxes, comma separated: ones,twos")
+    p.add_argument("--upper", type=whole(), default=0, metavar="TOTAL",
+                   help="points in the upper boxes so far")
     p.add_argument("--yahtzee-bonus", action="store_true", help="the Yahtzee box holds 50")
     p.add_argument("--json", action="store_true", help="print JSON objects, best first")
-    p.add_argument("--top", type=int, default=None, metavar="N", help="show only the N best choices")
+    p.add_argument("--top", type=whole(1), default=None, metavar="N", help="show only the N best choices")
+    p.add_argument("--no-cache", action="store_true",
+                   help="solve afresh, neither reading nor writing the per-user cache")
+    p.add_argument("--points", type=whole(0, 2000), default=None, metavar="P",
+                   help="points on the card so far, bonuses included (with --goal or --beat)")
+    goal = p.add_mutually_exclusive_group()
+    goal.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
+                      help="rank by the probability of a final total of at least T")
+    goal.add_argument("--beat", type=whole(0, 2000), default=None, metavar="S",
+                      help="rank by the probability of beating S (a final total of S + 1 or more)")
+    goal.add_argument("--risk", type=theta, default=None, metavar="THETA",
+                      help="rank by certainty equivalent under E[exp(THETA * points)]: < 0 cautious, > 0 bold")
     p.set_defaults(run=run_advise)
 
 
+def position_of(args) -> Position:
+    """Position.make with one flag more at a time, so an error names the flag that caused it."""
+    given, position = {}, None
+    for name, key, value in (("--dice", "dice", args.dice), ("--used", "used", args.used),
+                             ("--upper", "upper_total", args.upper),
+                             ("--rolls-left", "rolls_left", args.rolls_left),
+                             ("--yahtzee-bonus", "yahtzee_bonus", args.yahtzee_bonus)):
+        given[key] = value
+        with flag(name):
+            position = Position.make(args.rules, **given)
+    return position
+
+
 def run_advise(args) -> int:
-    if args.top is not None and args.top < 1:
-        raise ValueError(f"--top must be at least 1, got {args.top}")
-    position = Position.make(args.rules, used=args.used, upper_total=args.upper, dice=args.dice,
-                             rolls_left=args.rolls_left, yahtzee_bonus=args.yahtzee_bonus)
-    ranked = advise(position, get_solution(position.rules))[:args.top]
+    position = position_of(args)
+    goal = args.goal if args.beat is None else args.beat + 1
+    if args.points is not None and goal is None:
+        raise ValueError("argument --points: goes with --goal or --beat")
+    if goal is not None or args.risk is not None:
+        from .goals import goal_advice, risk_advice   # numba's target kernel: only when asked
+    if goal is not None:
+        points = 0 if args.points is None else args.points
+        if points < position.upper_total:
+            raise ValueError(f"argument --points: {points} is less than the upper total {position.upper_total}")
+        return _print_goal(args, position, goal_advice(position, points, goal), "probability")
+    if args.risk is not None:
+        return _print_goal(args, position, risk_advice(position, args.risk), "certainty_equivalent")
+    ranked = advise(position, use_cache=not args.no_cache)[:args.top]
     if args.json:
         print("[\n" + ",\n".join("  " + json.dumps(a.to_dict()) for a in ranked) + "\n]")
         return 0
@@ -85,11 +137,26 @@ def run_advise(args) -> int:
     return 0
 
 
+def _print_goal(args, position, ranked, field) -> int:
+    """The ranked choices for a goal or a risk appetite, as a table or JSON."""
+    ranked = ranked[:args.top]
+    if args.json:
+        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict()) for a in ranked) + "\n]")
+        return 0
+    print(position)
+    width = max(len(a.label) for a in ranked)
+    head = "P(reach)" if field == "probability" else "certainty eq."
+    print(f"{'rank':>4}  {'action':<{width}}  {head:>13}")
+    for rank, a in enumerate(ranked, start=1):
+        print(f"{rank:>4}  {a.label:<{width}}  {getattr(a, field):>13.6f}")
+    return 0
+
+
 # ---- info -----------------------------------------------------------------------------------
 
 def add_info_parser(subparsers) -> None:
     p = subparsers.add_parser("info", help="state counts, boxes and bonuses of a rule set")
-    _rules_argument(p)
+    rules_argument(p)
     p.set_defaults(run=run_info)
 
 
@@ -118,14 +185,18 @@ def run_info(args) -> int:
 # ---- the command ------------------------------------------------------------------------------
 
 SUBCOMMANDS = [add_solve_parser, add_advise_parser, add_info_parser,
-               add_simulate_parser, add_study_parser]
+               add_simulate_parser, add_study_parser, add_distribution_parser]
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse with its usage errors as one line, like the errors the package raises."""
 
     def error(self, message):
-        self.exit(2, f"{PROG}: error: {message} (see: {self.prog} --help)\n")
+        self.exit(2, short(f"{PROG}: error: {message} (see: {self.prog} --help)", MAX_LINE) + "\n")
+
+
+def _warning_line(message, category, *_args, **_kwargs) -> None:
+    print(short(f"{PROG}: warning: {message}", MAX_LINE), file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -138,14 +209,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 for bad input)."""
+    """Run the command line; returns the exit status (0, 2 for bad input, 1 for a closed pipe)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:     # --help, --version and argparse's own usage errors
         return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 2
     try:
-        return args.run(args)
-    except ValueError as err:
-        print(f"{PROG}: error: {err}", file=sys.stderr)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", CacheWarning)
+            warnings.showwarning = _warning_line
+            if getattr(args, "rules_file", None):   # every subcommand takes Rules for --rules
+                args.rules = Rules.from_file(args.rules_file)
+            status = args.run(args)
+        sys.stdout.flush()          # a closed pipe shows up here, not at interpreter exit
+        return status
+    except (ValueError, TypeError) as err:
+        print(short(f"{PROG}: error: {err}", MAX_LINE), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader left (`| head`): point stdout at devnull so the exit flush is quiet too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

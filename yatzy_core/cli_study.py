@@ -7,50 +7,60 @@ from __future__ import annotations
 
 import argparse
 
-from .rules import rule_names
+from .cli_args import OutputFile, rules_argument, strategy_list, strategy_name, text, whole
+from .play import MAX_GAMES
 
+__all__ = ["add_simulate_parser", "add_study_parser"]
 
-def _rules_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="yahtzee", metavar="NAME",
-                        help=f"rule set: {', '.join(rule_names())} (default: yahtzee)")
-
-
-def _check_games(n: int, flag: str) -> None:
-    if n < 1:
-        raise ValueError(f"{flag} must be at least 1, got {n}")
+GAMES_ARG = whole(1, MAX_GAMES, " (each game's card is kept in memory; run several seeds for more)")
 
 
 # ---- simulate ---------------------------------------------------------------------------------
 
 def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
-    from .strategies import strategy_names
+    from .players import strategy_names
     p = subparsers.add_parser(
         "simulate", help="play seeded games with one strategy and print the summary table",
         description="Play N seeded games with one strategy; print mean, standard error, std, "
                     "min and max of every box, bonus and the total.")
-    _rules_argument(p)
-    p.add_argument("--strategy", default="optimal", metavar="NAME",
+    rules_argument(p)
+    p.add_argument("--strategy", default="optimal", metavar="NAME", type=strategy_name,
                    help=f"player: {', '.join(strategy_names())} (default: optimal)")
-    p.add_argument("--games", type=int, default=10_000, metavar="N", help="(default 10000)")
-    p.add_argument("--seed", type=int, default=0, help="(default 0)")
-    p.add_argument("--csv", metavar="FILE", help="also write every game's row to FILE")
+    p.add_argument("--games", type=GAMES_ARG, default=10_000, metavar="N",
+                   help=f"(default 10000, at most {MAX_GAMES:,})")
+    p.add_argument("--seed", type=whole(0), default=0, help="(default 0)")
+    p.add_argument("--csv", metavar="FILE", type=text,
+                   help="also write every game's row to FILE (checked before the games are played)")
+    p.add_argument("--force", action="store_true", help="let --csv overwrite an existing FILE")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run_simulate)
     return p
 
 
 def run_simulate(args) -> int:
-    """Print the summary table (and write every game as CSV if asked)."""
-    from .simulate import simulate, summary
-    _check_games(args.games, "--games")
-    frame = simulate(args.rules, args.strategy, games=args.games, seed=args.seed,
-                     progress=not args.quiet)
-    seconds = frame.attrs["seconds"]
-    print(f"{args.strategy} on {args.rules}: {len(frame):,} games from seed {args.seed} "
-          f"in {seconds:.1f} s ({len(frame) / seconds:,.0f} games/s)")
-    print(summary(frame).round(2).to_string())
-    if args.csv:
-        frame.to_csv(args.csv)
+    """Print the summary table (and write every game as CSV if asked: its file is checked
+    first, so a bad path never costs a finished simulation)."""
+    from .simulation import simulate, summary
+    out = OutputFile.open(args.csv, args.force) if args.csv else None
+    try:
+        frame = simulate(args.rules, args.strategy, games=args.games, seed=args.seed,
+                         progress=not args.quiet)
+        seconds = frame.attrs["seconds"]
+        print(f"{args.strategy} on {frame.attrs['rules']}: {len(frame):,} games from seed {args.seed} "
+              f"in {seconds:.1f} s ({len(frame) / max(seconds, 1e-9):,.0f} games/s)")
+        print(summary(frame).round(2).to_string())
+        if out:
+            frame.to_csv(out.tmp)
+    except BaseException:
+        if out:
+            out.discard()
+        raise
+    if out:
+        try:
+            out.commit()
+        except OSError as err:
+            raise ValueError(f"argument --csv: cannot write {args.csv} ({err.strerror or err}); "
+                             f"the rows are in {out.tmp}") from None
         print(f"wrote {args.csv}")
     return 0
 
@@ -63,27 +73,25 @@ def add_study_parser(subparsers) -> argparse.ArgumentParser:
         "study", help="compare every strategy on one rule set from seeded games",
         description="Play every strategy from the same seed; print games/s, mean, standard "
                     "error, std, min, max, then the average points of every box.")
-    _rules_argument(p)
-    p.add_argument("--games", type=int, default=GAMES, metavar="N",
+    rules_argument(p)
+    p.add_argument("--games", type=GAMES_ARG, default=GAMES, metavar="N",
                    help=f"games per fast strategy (default {GAMES})")
-    p.add_argument("--slow-games", type=int, default=SLOW_GAMES, metavar="N",
+    p.add_argument("--slow-games", type=GAMES_ARG, default=SLOW_GAMES, metavar="N",
                    help=f"games for mc_planner (default {SLOW_GAMES})")
-    p.add_argument("--strategies", default=None, metavar="NAMES", help="comma separated (default: all)")
-    p.add_argument("--seed", type=int, default=0, help="(default 0)")
+    p.add_argument("--strategies", default=None, metavar="NAMES", type=strategy_list,
+                   help="comma separated (default: all)")
+    p.add_argument("--seed", type=whole(0), default=0, help="(default 0)")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
-    p.set_defaults(run=run_study)
+    p.set_defaults(run=study_command)
     return p
 
 
-def run_study(args) -> int:
+def study_command(args) -> int:
     """Print the comparison table, then the per-box averages (boxes as rows)."""
     import pandas as pd
 
-    from .study import STAT_COLUMNS, run_study as study_of
-    _check_games(args.games, "--games")
-    _check_games(args.slow_games, "--slow-games")
-    names = [n.strip() for n in args.strategies.split(",")] if args.strategies else None
-    study = study_of(args.rules, names, games=args.games, slow_games=args.slow_games,
+    from .study import STAT_COLUMNS, run_study
+    study = run_study(args.rules, args.strategies, games=args.games, slow_games=args.slow_games,
                      seed=args.seed, progress=not args.quiet)
     table = study.table()
     seconds = study.seconds()

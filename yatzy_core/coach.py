@@ -7,7 +7,7 @@ points, so a game's result splits into skill and luck:
 
     total = optimal expectation - expected points lost + luck
 
-Nothing here imports widgets; `yatzy_core.widgets_coach` is only a view of a `Game`.
+Nothing here imports widgets; `yatzy_core.ui.widgets_coach` is only a view of a `Game`.
 
 >>> game = Game("yatzy", dice="11112")
 >>> decision = game.keep("1111", rolled="1")
@@ -24,11 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .advisor import Advice, Position, advise, parse_dice
-from .cache import get_solution
 from .rules import Rules, get_rules
+from .solutions import solution_for
 from .solver import Solution
+from .turn import TIE
 
-OPTIMAL = 1e-9   # a decision losing less than this many expected points is optimal (ties included)
+__all__ = ["Decision", "Summary", "Game", "play_optimally"]
+
 COSTLIEST = 3    # how many of the worst decisions a summary lists
 
 
@@ -49,7 +51,8 @@ class Decision:
 
     @property
     def optimal(self) -> bool:
-        return self.loss < OPTIMAL
+        """Within TIE of the best choice: as good as it (the turn engine's tie rule)."""
+        return self.loss <= TIE
 
     @property
     def label(self) -> str:
@@ -99,25 +102,6 @@ class Summary:
         return "\n".join(self.lines())
 
 
-def bonus_points(position: Position, box: str) -> int:
-    """The bonus part of scoring `box` now: the upper bonus when this box reaches the threshold,
-    the Yahtzee bonus for another n of a kind once the Yahtzee box holds 50.
-
-    >>> bonus_points(Position.make("yatzy", used="fours,fives,sixes", upper_total=60, dice="22222",
-    ...                             rolls_left=0), "twos")
-    50
-    """
-    rules, b = position.rules, position.rules.box_index(box)
-    bonus = 0
-    if rules.tracks_upper and rules.boxes[b].is_upper:
-        gained = int(rules.score_table[position.roll, b])
-        if position.upper_total < rules.upper_bonus_threshold <= position.upper_total + gained:
-            bonus += rules.upper_bonus
-    if position.yahtzee_bonus and position.roll in rules.n_of_a_kind_rolls:
-        bonus += rules.yahtzee_bonus
-    return bonus
-
-
 def _rng(seed) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
@@ -131,10 +115,7 @@ class Game:
 
     def __init__(self, rules: str | Rules = "yatzy", seed=None, dice=None, solution: Solution | None = None):
         self.rules = get_rules(rules)
-        if solution is not None and solution.rules != self.rules:
-            raise ValueError(f"the solution is for rules {solution.rules.name!r}, "
-                             f"the game for {self.rules.name!r}")
-        self.solution = solution or get_solution(self.rules, progress=False)
+        self.solution = solution_for(self.rules, solution)
         self.rng = _rng(seed)
         if dice is None:
             dice = self.rng.integers(1, self.rules.faces + 1, size=self.rules.n_dice)
@@ -176,14 +157,14 @@ class Game:
     def score(self, box: str, next_dice=None) -> Decision:
         """Score the dice in `box` (also allowed with rerolls left: you stop rolling early)."""
         position = self._now()
-        points = position.points(box)                  # ValueError if used or not allowed
+        scored = position.scored(box)                  # ValueError if used or not allowed
+        points, bonus = int(scored.points), int(scored.bonus)
         ranked = advise(position, self.solution)
         as_last = ranked if position.rolls_left == 0 else advise(
             dataclasses.replace(position, rolls_left=0), self.solution)
-        scored = next(a for a in as_last if a.box == box)
-        choice = Advice("box", None, box, scored.expected, ranked[0].expected - scored.expected)
+        value = next(a.expected for a in as_last if a.box == box)
+        choice = Advice("box", None, box, value, ranked[0].expected - value)
         following = position.score(box, next_dice=next_dice, rng=self.rng)   # checks next_dice
-        bonus = bonus_points(position, box)
         decision = Decision(self.turn, position, choice, ranked[0], points, bonus)
         self.scores[box] = points - bonus
         self.bonus += bonus

@@ -20,19 +20,33 @@ from math import factorial, prod
 
 import numpy as np
 
+__all__ = ["Counts", "counts_of", "dice_of", "multisets", "arrangements", "DiceSpace", "dice_space"]
+
 Counts = tuple[int, ...]  # dice per face: (ones, twos, ..., sixes)
+
+
+def _listed(values, name: str) -> list:
+    """`values` as a list; TypeError naming the argument when it is not a sequence."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a sequence of whole numbers, got {type(values).__name__}")
+    return list(values)
 
 
 def counts_of(dice, faces: int = 6) -> Counts:
     """Counts per face of a list of dice such as [1, 1, 3, 6, 6]."""
     counts = [0] * faces
-    for d in dice:
+    for d in _listed(dice, "dice"):
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= faces:
+            raise ValueError(f"dice must be whole numbers 1..{faces}, got {d!r}")
         counts[d - 1] += 1
     return tuple(counts)
 
 
 def dice_of(counts) -> tuple[int, ...]:
     """The sorted dice of a count vector: (0, 2, 0, 0, 0, 1) -> (2, 2, 6)."""
+    if any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0
+           for c in _listed(counts, "counts")):
+        raise ValueError(f"counts must be whole numbers >= 0, got {list(counts)[:12]}")
     return tuple(face for face, c in enumerate(counts, start=1) for _ in range(int(c)))
 
 
@@ -169,7 +183,7 @@ class DiceSpace:
 
     def validate(self, dice) -> Counts:
         """Counts of a complete roll given as dice values; ValueError naming what is wrong."""
-        dice = list(dice)
+        dice = _listed(dice, "dice")
         if len(dice) != self.n_dice:
             raise ValueError(f"expected {self.n_dice} dice, got {len(dice)}: {dice}")
         bad = [d for d in dice if isinstance(d, bool) or not isinstance(d, (int, np.integer))
@@ -182,6 +196,9 @@ class DiceSpace:
 @lru_cache(maxsize=None)
 def dice_space(n_dice: int = 5, faces: int = 6) -> DiceSpace:
     """The shared DiceSpace for n_dice dice (1..6) with `faces` faces."""
+    for name, v in (("n_dice", n_dice), ("faces", faces)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be a whole number, got {v!r}")
     if not 1 <= n_dice <= 6:
         raise ValueError(f"n_dice must be 1..6, got {n_dice}")
     if not 2 <= faces <= 12:

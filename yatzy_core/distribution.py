@@ -23,22 +23,18 @@ from __future__ import annotations
 import math
 import resource
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
 from tqdm.auto import tqdm
 
-from . import __version__
-from .cache import CacheError, cache_dir, get_solution, read_trusted, write_trusted
-from .policy import turn_outcomes
+from .cache import CacheError, cache_path, cached, read_trusted, write_trusted
+from .forward import push_layers, start_rows
 from .rules import Rules, get_rules
+from .solutions import solution_for
 from .solver import Solution
 
-BLOCK = 1024   # states per call of turn_outcomes: (252, BLOCK) arrays stay small
-THREADS = 2    # numpy releases the GIL in its big loops: blocks run side by side
 FORMAT = 1     # layout of the cached results file
 
 
@@ -86,21 +82,6 @@ class ScoreDistribution:
         """P(score >= x)."""
         return float(self.probabilities[max(int(x), 0):].sum())
 
-    def figure(self, cumulative: bool = False):
-        """A plotly figure of the distribution (or of P(score >= x) when cumulative)."""
-        import plotly.graph_objects as go
-
-        hi = self.quantile(1 - 1e-6)
-        x = self.scores[:hi + 1]
-        y = (1 - self.cdf() + self.probabilities)[:hi + 1] if cumulative else self.probabilities[:hi + 1]
-        fig = go.Figure(go.Scatter(x=x, y=y, mode="lines", name="optimal play (exact)"))
-        fig.update_layout(
-            title=f"{self.rules_name}: exact final score distribution under optimal play "
-                  f"(mean {self.mean:.2f}, sd {self.std:.2f})",
-            xaxis_title="final score",
-            yaxis_title="P(score ≥ x)" if cumulative else "probability")
-        return fig
-
 
 @dataclass(frozen=True)
 class OptimalPlay:
@@ -132,121 +113,43 @@ def kind_box(rules: Rules) -> int:
 
 
 def forward(solution: Solution, distribution: bool = True, progress: bool = False) -> OptimalPlay:
-    """Push the probability of every turn state (and its points-so-far distribution) forwards."""
-    rules, space, values = solution.rules, solution.space, solution.values
+    """Push the probability of every turn state (and its points-so-far distribution) forwards
+    from the empty card (`forward.push_layers`, compiled)."""
+    rules, space = solution.rules, solution.space
     start = time.perf_counter()
-    n_boxes, nk = rules.n_boxes, kind_box(rules)
-    prob = np.zeros(space.size)
-    prob[space.index(0, 0, 0)] = 1.0
-    box_sum = np.zeros(n_boxes)
-    sums = dict(upper_bonus=0.0, yahtzee_bonus=0.0, p_upper=0.0, p_kind=0.0)
-    live = np.array([space.index(0, 0, 0)])       # states of this layer with positive probability
-    dist, lo, hi = np.ones((1, 1)), np.zeros(1, np.int64), np.zeros(1, np.int64)
-    stats = {"states_visited": 0, "largest_layer": 0, "widest_row": 1, "peak_dist_mb": 0.0,
-             "push_seconds": 0.0}
-    layers = [space.layer(k) for k in range(n_boxes)]
-    with tqdm(total=sum(map(len, layers)), desc=f"forward {rules.name}", unit="state",
-              disable=not progress, leave=False) as bar, ThreadPoolExecutor(THREADS) as pool:
-        for k in range(n_boxes):
-            blocks = [(i, live[i:i + BLOCK]) for i in range(0, len(live), BLOCK)]
-            parts = []
+    rows = start_rows([space.index(0, 0, 0)], [0], [1.0])
+    with tqdm(total=rules.n_boxes, desc=f"forward {rules.name}", unit="turn", disable=not progress,
+              leave=False) as bar:
+        final, totals, prob = push_layers(solution, rows, kind_box(rules), distribution,
+                                          lambda _: bar.update(1))
+    play = _results(rules, final, totals, prob, distribution)
+    play.stats["seconds"] = time.perf_counter() - start
+    play.stats["peak_rss_mb"] = peak_rss_mb()
+    return play
 
-            def work(item):
-                i, block = item
-                return i, block, turn_outcomes(space, values, block)
 
-            for i, block, o in pool.map(work, blocks):
-                w = o.prob * prob[block]
-                box_sum += np.bincount(o.box.ravel(), weights=(w * o.box_points).ravel(), minlength=n_boxes)
-                sums["upper_bonus"] += float((w * o.upper_bonus).sum())
-                sums["yahtzee_bonus"] += float((w * o.yahtzee_bonus).sum())
-                sums["p_upper"] += float(w[o.upper_bonus > 0].sum())
-                sums["p_kind"] += float(w[(o.box == nk) & (o.box_points > 0)].sum())
-                np.add.at(prob, o.next_state.ravel(), w.ravel())
-                if distribution:
-                    parts.append(_outcome_triples(o, i))
-                bar.update(len(block))
-            stats["states_visited"] += len(live)
-            stats["largest_layer"] = max(stats["largest_layer"], len(live))
-            if distribution:
-                t = time.perf_counter()
-                live, dist, lo, hi = _push_layer(dist, lo, hi, parts, stats)
-                stats["push_seconds"] += time.perf_counter() - t
-            else:
-                live = np.flatnonzero(prob * _in_layer(space, k + 1) > 0)
-    expectations = {name: float(v) for name, v in zip(rules.box_names, box_sum)}
-    expectations["upper_bonus"] = sums["upper_bonus"]
-    expectations["yahtzee_bonus"] = sums["yahtzee_bonus"]
-    expectations["total"] = float(box_sum.sum() + sums["upper_bonus"] + sums["yahtzee_bonus"])
-    bonuses = {"upper_bonus": sums["p_upper"] if rules.tracks_upper else 0.0,
-               "n_of_a_kind": sums["p_kind"]}
-    final = None
+def _results(rules: Rules, final, totals, prob, distribution: bool) -> OptimalPlay:
+    """OptimalPlay from what `push_layers` returns."""
+    expectations = {name: float(v) for name, v in zip(rules.box_names, totals.box_sum)}
+    expectations["upper_bonus"] = float(totals.sums[0])
+    expectations["yahtzee_bonus"] = float(totals.sums[1])
+    expectations["total"] = float(totals.box_sum.sum() + totals.sums[0] + totals.sums[1])
+    bonuses = {"upper_bonus": float(totals.sums[2]) if rules.tracks_upper else 0.0,
+               "n_of_a_kind": float(totals.sums[3])}
+    scores = None
     if distribution:
-        totals = np.zeros(dist.shape[1])
-        for row, a, b in zip(dist, lo, hi):
-            totals[a:b + 1] += row[a:b + 1]
-        final = ScoreDistribution(rules.name, totals[:int(hi.max()) + 1])
-    stats["seconds"] = time.perf_counter() - start
-    stats["peak_rss_mb"] = peak_rss_mb()
-    return OptimalPlay(rules.name, expectations, bonuses, final, stats, prob)
+        scores = ScoreDistribution(rules.name, final_scores(final))
+    stats = {"states_visited": totals.states_visited, "largest_layer": totals.largest_layer,
+             "widest_row": totals.widest_row, "peak_dist_mb": totals.peak_rows_mb}
+    return OptimalPlay(rules.name, expectations, bonuses, scores, stats, prob)
 
 
-def _in_layer(space, k):
-    """Flat bool: states with exactly k boxes used."""
-    marks = np.zeros(space.size, dtype=bool)
-    marks[space.layer(k)] = True
-    return marks
-
-
-def _outcome_triples(o, offset):
-    """(source row, next state, points, probability) with equal outcomes of a state merged.
-
-    Within one state the box and the points fix the next state, so (column, box, points) is
-    the key, counted densely by bincount rather than sorted.
-    """
-    S = o.prob.shape[1]
-    n_boxes, span = int(o.box.max()) + 1, int(o.points.max()) + 1
-    key = ((np.arange(S) * n_boxes + o.box) * span + o.points).ravel()
-    weights = np.bincount(key, weights=o.prob.ravel(), minlength=S * n_boxes * span)
-    found = np.flatnonzero(weights > 0)
-    nxt = np.empty(len(weights), dtype=np.int64)
-    nxt[key] = o.next_state.ravel()
-    return found // (n_boxes * span) + offset, nxt[found], found % span, weights[found]
-
-
-def _push_layer(dist, lo, hi, parts, stats):
-    """The next layer's points-so-far rows from this layer's rows and turn outcomes."""
-    src, nxt, points, weights = (np.concatenate(a) for a in zip(*parts))
-    live, dst = np.unique(nxt, return_inverse=True)
-    order = np.lexsort((src, dst))
-    src, dst, points, weights = src[order], dst[order], points[order], weights[order]
-    starts = np.searchsorted(dst, np.arange(len(live) + 1))
-    width = int((hi[src] + points).max()) + 1
-    out = np.zeros((len(live), width))
-    out_lo = np.empty(len(live), np.int64)
-    out_hi = np.empty(len(live), np.int64)
-    _push(dist, lo, hi, starts, src, points, weights, out, out_lo, out_hi)
-    stats["widest_row"] = max(stats["widest_row"], width)
-    stats["peak_dist_mb"] = max(stats["peak_dist_mb"], (dist.nbytes + out.nbytes) / 2**20)
-    return live, out, out_lo, out_hi
-
-
-@njit(parallel=True, cache=True)
-def _push(dist, lo, hi, starts, src, points, weights, out, out_lo, out_hi):
-    """out[d] = sum of weight * (row of src shifted by points) over the outcomes reaching d."""
-    for d in prange(len(starts) - 1):
-        row = out[d]
-        first, last = row.shape[0], -1
-        for t in range(starts[d], starts[d + 1]):
-            s, p, w = src[t], points[t], weights[t]
-            a, b = lo[s], hi[s]
-            source = dist[s]
-            for x in range(a, b + 1):
-                row[x + p] += w * source[x]
-            first = min(first, a + p)
-            last = max(last, b + p)
-        out_lo[d] = first
-        out_hi[d] = last
+def final_scores(rows) -> np.ndarray:
+    """P(final score = x), x = 0 .. the highest, from the rows of the full card's states."""
+    out = np.zeros(int(rows.hi.max()) + 1)
+    for a, b, c in zip(rows.lo, rows.start[:-1], rows.start[1:]):
+        out[a:a + c - b] += rows.data[b:c]
+    return out
 
 
 def peak_rss_mb() -> float:
@@ -276,20 +179,14 @@ def optimal_play(rules: str | Rules, use_cache: bool = True, progress: bool = Fa
     """Box expectations, bonus probabilities and the score distribution of optimal play:
     from the per-user cache when a trustworthy file is there, else computed (and cached)."""
     rules = get_rules(rules)
-    path = play_path(rules)
-    if use_cache and path.exists():
-        try:
-            return load_play(path, rules)
-        except CacheError:
-            pass  # recomputed below, never trusted
-    if solution is None:
-        solution = get_solution(rules, use_cache=use_cache, progress=progress)
-    if solution.rules.name != rules.name:
-        raise ValueError(f"solution is for {solution.rules.name!r}, not {rules.name!r}")
-    play = forward(solution, distribution=True, progress=progress)
-    if use_cache:
-        save_play(play, path)
-    return play
+
+    def compute() -> OptimalPlay:
+        return forward(solution_for(rules, solution, use_cache=use_cache, progress=progress),
+                       distribution=True, progress=progress)
+    if not use_cache:
+        return compute()
+    return cached(play_path(rules), lambda p: load_play(p, rules), compute,
+                  lambda play, p: save_play(play, p, rules))
 
 
 def score_distribution(rules: str | Rules, **options) -> ScoreDistribution:
@@ -309,7 +206,7 @@ def bonus_probabilities(rules: str | Rules, **options) -> dict[str, float]:
 
 
 def play_path(rules: Rules) -> Path:
-    return cache_dir() / f"{rules.name}-v{__version__}-play.npz"
+    return cache_path(rules, "play")
 
 
 def _numbers(play: OptimalPlay) -> np.ndarray:
@@ -318,9 +215,10 @@ def _numbers(play: OptimalPlay) -> np.ndarray:
                            list(play.bonus_probabilities.values()), play.distribution.probabilities])
 
 
-def save_play(play: OptimalPlay, path: str | Path) -> Path:
-    """Write the results with the rules' name, the package version and a checksum."""
-    return write_trusted(path, play.rules_name, _numbers(play), FORMAT,
+def save_play(play: OptimalPlay, path: str | Path, rules: Rules | None = None) -> Path:
+    """Write the results with the rules (default: the built-in of their name), the package
+    version and a checksum."""
+    return write_trusted(path, rules or play.rules_name, _numbers(play), FORMAT,
                          keys=list(play.box_expectations), bonus_keys=list(play.bonus_probabilities),
                          stat_keys=list(play.stats), stats=list(play.stats.values()))
 

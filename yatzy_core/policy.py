@@ -1,18 +1,17 @@
 """The optimal policy run forwards: how one turn ends, for a block of states, with no sampling.
 
-The solver runs a turn backwards (values of rolls, then of keepers); here the same stage values
-choose the keeper of every roll and the box of every final roll, and probability mass is pushed
-forwards through those choices: P(first roll) = P(roll | empty keeper); at each reroll the mass of
-a roll moves to its chosen keeper and the keeper's mass spreads over rolls die by die (the
-transpose of `turn.keeper_values`); after the last roll each roll goes to its chosen box.
+The turn engine (`turn.evaluate`) runs a turn backwards and picks, under its one tie rule, the
+keeper of every roll and the box of every final roll; here probability mass is pushed forwards
+through those choices: P(first roll) = P(roll | empty keeper); at each reroll the mass of a roll
+moves to its chosen keeper and the keeper's mass spreads over rolls die by die (the transpose of
+`turn.keeper_values`); after the last roll each roll goes to its chosen box. The expected score
+does not depend on the tie rule; the spread of scores does, a little (`second_moments`).
 
-Ties: choices worth within TIE = 1e-9 points of the best count as equally good, and the rule
-below picks one, so that the result does not hang on rounding. (Ties are real: on the last turn
-of yahtzee-no-bonus with only 3 of a kind open, from 1 1 2 3 6 with one reroll left keeping 6
-and keeping 1 1 are both worth exactly 85/18; the score distributions differ.) Among equally good
-keepers the one with the most dice is kept, then the first in `dice.keepers` order (the smallest
-dice); among equally good boxes the first in the rules' order is taken. The expected score does
-not depend on the rule; the spread of scores does, a little.
+>>> space = StateSpace(get_rules("yatzy"))
+>>> last = space.index((1 << space.n_boxes) - 1 - (1 << space.rules.box_index("yatzy")), 0)
+>>> o = turn_outcomes(space, np.zeros(space.size), np.array([last]))
+>>> round(float(o.prob[o.points[:, 0] == 50].sum()) * 6 ** 10)   # P(yatzy in 3 rolls) * 6**10
+2783176
 """
 from __future__ import annotations
 
@@ -21,10 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from .rules import get_rules  # noqa: F401 (the doctest)
 from .states import StateSpace
-from .turn import best_subkeeper, box_values, keeper_values
+from .turn import TIE, box_values, evaluate, keeper_values, score_box
 
-TIE = 1e-9    # choices this close to the best (in points) are equally good; see the module docstring
+__all__ = ["TIE", "TurnOutcomes", "spread_keepers", "gather_keepers", "final_roll_probabilities",
+           "turn_outcomes", "second_moments"]
+
 BLOCK = 1024  # states per turn computation in `second_moments`
 
 
@@ -69,51 +71,6 @@ def gather_keepers(space: StateSpace, prob: np.ndarray, keeper: np.ndarray) -> n
     return np.bincount(flat.ravel(), weights=prob.ravel(), minlength=n_keepers * S).reshape(n_keepers, S)
 
 
-def choices(space: StateSpace, values: np.ndarray, states: np.ndarray):
-    """The optimal choices of one turn: (box_values, [keeper choice with 1, 2, ... rerolls left]).
-
-    The stage values are computed exactly as `turn.turn_values` computes them.
-    """
-    boxes = box_values(space, values, states)
-    roll_values = boxes.max(axis=0)
-    keepers = []
-    for _ in range(space.rules.rolls_per_turn - 1):
-        keep = keeper_values(space, roll_values)
-        roll_values = best_subkeeper(space, keep)
-        keepers.append(preferred_keeper(space, keep, roll_values))
-    return boxes, keepers
-
-
-def preferred_keeper(space: StateSpace, keep: np.ndarray, roll_values: np.ndarray) -> np.ndarray:
-    """(n_rolls, S) keeper index chosen in each roll: the preferred one of those within TIE of
-    the roll's best value (most dice, then first in order)."""
-    k, starts = space.rules.dice.preferred_pairs
-    out = np.empty(roll_values.shape, dtype=np.int64)
-    _first_good(keep, roll_values, k, starts, TIE, out)
-    return out
-
-
-@njit(cache=True)  # serial: blocks already run on several threads
-def _first_good(keep, roll_values, k, starts, tie, out):
-    n_rolls, S = roll_values.shape
-    for r in range(n_rolls):
-        out[r, :] = -1
-        for pos in range(starts[r], starts[r + 1]):
-            kk = k[pos]
-            for s in range(S):
-                if out[r, s] < 0 and keep[kk, s] >= roll_values[r, s] - tie:
-                    out[r, s] = kk
-
-
-def first_best(boxes: np.ndarray) -> np.ndarray:
-    """Index of the first box within TIE of the best, for each (roll, state)."""
-    best = boxes.max(axis=0)
-    arg = np.full(best.shape, len(boxes) - 1, dtype=np.int64)
-    for b in range(len(boxes) - 2, -1, -1):
-        arg[boxes[b] >= best - TIE] = b
-    return arg
-
-
 def final_roll_probabilities(space: StateSpace, keepers: list[np.ndarray], S: int) -> np.ndarray:
     """(n_rolls, S) P(final roll) following the chosen keepers from the first roll on."""
     dice = space.rules.dice
@@ -126,48 +83,11 @@ def final_roll_probabilities(space: StateSpace, keepers: list[np.ndarray], S: in
 def turn_outcomes(space: StateSpace, values: np.ndarray, states: np.ndarray) -> TurnOutcomes:
     """Where the optimal policy ends the turn from each state: final roll, box, points, next state."""
     states = np.asarray(states, dtype=np.int64)
-    boxes, keepers = choices(space, values, states)
-    box = first_best(boxes)
-    prob = final_roll_probabilities(space, keepers, len(states))
-    next_state, upper_bonus, yahtzee_bonus = after_box(space, states, box)
-    points = points_scored(boxes, box, values, next_state)
-    return TurnOutcomes(prob, box, points, upper_bonus, yahtzee_bonus, next_state)
-
-
-def after_box(space: StateSpace, states: np.ndarray, box: np.ndarray):
-    """(next state, upper bonus now, Yahtzee bonus now) of scoring each roll in `box`: (n_rolls,
-    S) arrays, for S states; the box must be open (and allowed) for the result to mean anything."""
-    rules = space.rules
-    mask, upper, flag = (np.broadcast_to(a, box.shape) for a in space.decode(states))
-    rolls = np.broadcast_to(np.arange(rules.dice.n_rolls)[:, None], box.shape)
-    score = rules.score_table.ravel()[rolls * rules.n_boxes + box]
-    is_upper = rules.upper_faces[box] > 0
-    new_upper = upper
-    upper_bonus = np.zeros(box.shape, dtype=np.int64)
-    if rules.tracks_upper:
-        new_upper = np.where(is_upper, np.minimum(upper + score, rules.upper_cap), upper)
-        crossed = is_upper & (upper < rules.upper_bonus_threshold) & (upper + score >= rules.upper_bonus_threshold)
-        upper_bonus = np.where(crossed, rules.upper_bonus, 0)
-    new_flag = flag
-    yahtzee_bonus = np.zeros(box.shape, dtype=np.int64)
-    if rules.tracks_yahtzee_bonus:
-        yi = rules.yahtzee_index
-        new_flag = np.where((box == yi) & (score > 0), 1, flag)
-        kind = np.zeros(rules.dice.n_rolls, dtype=bool)
-        kind[rules.n_of_a_kind_rolls] = True
-        extra = kind[rolls] & ((mask >> yi) & 1 == 1) & (flag == 1)
-        yahtzee_bonus = np.where(extra, rules.yahtzee_bonus, 0)
-    return space.index(mask | (1 << box), new_upper, new_flag), upper_bonus, yahtzee_bonus
-
-
-def points_scored(boxes, box, values, next_state) -> np.ndarray:
-    """The points of scoring in `box`: what `turn.box_values` added to the next state's value,
-    read back exactly (they are whole numbers)."""
-    gained = np.take_along_axis(boxes, box[None], axis=0)[0] - values[next_state]
-    points = np.rint(gained).astype(np.int64)
-    if np.abs(gained - points).max(initial=0.0) > 1e-6:
-        raise ValueError("box values and next states disagree: the solution does not fit these rules")
-    return points
+    turn = evaluate(space, box_values(space, values, states))
+    prob = final_roll_probabilities(space, turn.keep, len(states))
+    rolls = np.arange(space.rules.dice.n_rolls)[:, None]
+    s = score_box(space, states[None, :], rolls, turn.box)
+    return TurnOutcomes(prob, turn.box, s.points, s.upper_bonus, s.yahtzee_bonus, s.next_state)
 
 
 # ---- second moments: the spread of optimal play, and how much the tie rule matters -------------
@@ -202,26 +122,23 @@ def second_moments(solution, ties: str = "rule", progress: bool = False) -> np.n
     return second
 
 
-
 def _extreme_turn(space, values, second, states, sign):
     """Start-of-turn second moments when every tie goes to the larger (sign +1) or smaller (-1)."""
-    boxes = box_values(space, values, states)
-    best = boxes.max(axis=0)
+    turn = evaluate(space, box_values(space, values, states), choose=False)
+    best = turn.rolls[0]
     e2 = np.full(best.shape, -np.inf)
+    rolls = np.arange(space.rules.dice.n_rolls)[:, None]
     with np.errstate(invalid="ignore"):
-        for b in range(len(boxes)):
-            box = np.full(best.shape, b)
-            nxt = after_box(space, states, box)[0]
-            p = boxes[b] - values[nxt]
+        for b in range(len(turn.final)):
+            s = score_box(space, states[None, :], rolls, b)
+            p, nxt = s.points, s.next_state
             m = sign * (p * p + 2 * p * values[nxt] + second[nxt])
-            tied = boxes[b] >= best - TIE
+            tied = turn.final[b] >= best - TIE
             e2[tied] = np.maximum(e2[tied], m[tied])
     e2 *= sign
-    roll_values = best
     k, starts = space.rules.dice.preferred_pairs
-    for _ in range(space.rules.rolls_per_turn - 1):
-        keep, keep2 = keeper_values(space, roll_values), keeper_values(space, e2)
-        roll_values = best_subkeeper(space, keep)
+    for keep, roll_values in zip(turn.keepers, turn.rolls[1:]):
+        keep2 = keeper_values(space, e2)
         e2 = np.empty(roll_values.shape)
         _extreme_good(keep, roll_values, keep2, k, starts, TIE, sign, e2)
     return keeper_values(space, e2)[0]

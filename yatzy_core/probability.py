@@ -16,6 +16,10 @@ from itertools import product
 import numpy as np
 import sympy as sp
 
+__all__ = [
+    "outcomes", "outcomes_series", "hit", "face_entry", "face_matrix", "to_float",
+    "face_matrix_float", "published_check", "max_count_matrix", "yahtzee_chance"]
+
 DICE = 5    # dice in a Yahtzee / Yatzy roll
 FACES = 6   # faces of a die
 

@@ -1,7 +1,9 @@
 """Rules as data: a rule set is a frozen value listing its boxes and bonuses, never a code path.
 
 Every scorer takes count vectors (shape (..., faces)) and returns the box score for each, so a
-rule set's whole score table (252 rolls x boxes) is one vectorized call per box.
+rule set's whole score table (252 rolls x boxes) is one vectorized call per box. The built-in
+rule sets are TOML files in `yatzy_core/rulesets/` (see rulefile.py); each box there names one
+scorer of `CATALOGUE`.
 
 >>> yatzy = get_rules("yatzy")
 >>> yatzy.score("two_pairs", [1, 2, 2, 4, 4]), yatzy.score("full_house", [5, 5, 6, 6, 6])
@@ -10,12 +12,18 @@ rule set's whole score table (252 rolls x boxes) is one vectorized call per box.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import Callable, Literal
+from functools import cached_property, lru_cache
+from itertools import permutations
+from pathlib import Path
+from typing import Callable, Literal, NamedTuple
 
 import numpy as np
 
 from .dice import DiceSpace, dice_space
+
+MAX_BOXES = 20   # Maxi Yatzy's card; 2**20 box sets x upper totals is what fits in memory
+
+__all__ = ["Scorer", "Joker", "CATALOGUE", "make_scorer", "Box", "Rules", "get_rules", "rule_names"]
 
 Scorer = Callable[[np.ndarray], np.ndarray]
 Joker = Literal["none", "forced", "free"]
@@ -40,6 +48,34 @@ def upper(face: int) -> Scorer:
     return score
 
 
+def groups(sizes: tuple[int, ...], points: int | None = None) -> Scorer:
+    """Best sum of groups of dice showing different faces, group i holding sizes[i] dice
+    (pairs, full house 3+2, villa 3+3, tower 4+2), or the fixed `points` when such groups show.
+
+    >>> int(groups((3, 2))(np.array([0, 3, 0, 1, 2, 0])))  # 2,2,2,4,5,5: 2+2+2 + 5+5
+    16
+    """
+    need = np.array(sizes)
+
+    def score(counts):
+        chosen = _ordered_faces(counts.shape[-1], len(sizes))   # (P, groups) face indices
+        shown = (counts[..., chosen] >= need).all(axis=-1)       # (..., P)
+        best = np.where(shown, (chosen + 1) @ need, 0).max(axis=-1)
+        return best if points is None else np.where(best > 0, points, 0)
+    return score
+
+
+@lru_cache(maxsize=None)
+def _ordered_faces(faces: int, k: int) -> np.ndarray:
+    """Every ordered choice of k different face indices, one per row."""
+    return np.array(list(permutations(range(faces), k)), dtype=np.int64).reshape(-1, k)
+
+
+def of_a_kind_sum(n: int) -> Scorer:
+    """n times the highest face shown at least n times (Yatzy's pair, 3 and 4 of a kind)."""
+    return groups((n,))
+
+
 def of_a_kind_total(n: int) -> Scorer:
     """Sum of all dice when at least n show one face (Yahtzee's 3/4 of a kind)."""
     def score(counts):
@@ -47,16 +83,8 @@ def of_a_kind_total(n: int) -> Scorer:
     return score
 
 
-def of_a_kind_sum(n: int) -> Scorer:
-    """n times the highest face shown at least n times (Yatzy's pair, 3 and 4 of a kind)."""
-    def score(counts):
-        faces = _faces(counts)
-        return n * np.max(np.where(counts >= n, faces, 0), axis=-1)
-    return score
-
-
 def n_of_a_kind_fixed(points: int) -> Scorer:
-    """`points` when every die shows the same face (Yahtzee / Yatzy)."""
+    """`points` when every die shows the same face (Yahtzee / Yatzy / Maxi Yatzy)."""
     def score(counts):
         return np.where(counts.max(axis=-1) == counts.sum(axis=-1), points, 0)
     return score
@@ -64,18 +92,11 @@ def n_of_a_kind_fixed(points: int) -> Scorer:
 
 def full_house_fixed(points: int) -> Scorer:
     """`points` for three of one face and two of another."""
-    def score(counts):
-        return np.where(_full_house(counts), points, 0)
-    return score
+    return groups((3, 2), points)
 
 
-def full_house_total(counts):
-    """Sum of the dice for three of one face and two of another (Yatzy)."""
-    return np.where(_full_house(counts), total(counts), 0)
-
-
-def _full_house(counts):
-    return (counts == 3).any(axis=-1) & (counts == 2).any(axis=-1)
+full_house_total = groups((3, 2))   # sum of three of one face and two of another (Yatzy)
+two_pairs = groups((2, 2))           # two pairs of different faces, each counted once (Yatzy)
 
 
 def straight_fixed(length: int, points: int) -> Scorer:
@@ -87,27 +108,75 @@ def straight_fixed(length: int, points: int) -> Scorer:
     return score
 
 
-def exact_faces(faces: tuple[int, ...], points: int) -> Scorer:
-    """`points` when the dice show exactly these faces (Yatzy's 1-2-3-4-5 and 2-3-4-5-6)."""
+def faces_shown(faces: tuple[int, ...], points: int) -> Scorer:
+    """`points` when every one of these faces shows (Yatzy's 1-2-3-4-5: with five dice that is
+    exactly those faces; with six dice the sixth die is free)."""
     def score(counts):
-        want = np.zeros(counts.shape[-1], dtype=np.int64)
-        want[[f - 1 for f in faces]] = 1
-        return np.where((counts == want).all(axis=-1), points, 0)
+        return np.where((counts[..., [f - 1 for f in faces]] > 0).all(axis=-1), points, 0)
     return score
-
-
-def two_pairs(counts):
-    """Sum of two pairs of different faces, each counted once (Yatzy)."""
-    faces = _faces(counts)
-    paired = np.where(counts >= 2, faces, 0)
-    top = paired.max(axis=-1)
-    second = np.where(paired == top[..., None], 0, paired).max(axis=-1)
-    return np.where(second > 0, 2 * (top + second), 0)
 
 
 def two_pairs_or_one_pair(counts):
     """The thesis reading behind 248.63: two pairs as above, else a single pair also scores."""
     return np.where(two_pairs(counts) > 0, two_pairs(counts), of_a_kind_sum(2)(counts))
+
+
+# ---- the catalogue: the scorers a rule file may name ------------------------------------------
+
+class Kind(NamedTuple):
+    """One catalogue entry: its parameters (required, then optional) and how to build it."""
+
+    make: Callable[..., Scorer]
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    description: str
+
+
+def _sum_or_points(sizes):
+    return lambda points=None: groups(sizes, points)
+
+
+CATALOGUE: dict[str, Kind] = {
+    "upper": Kind(upper, ("face",), (), "face x the dice showing it; counts toward the upper bonus"),
+    "of_a_kind": Kind(of_a_kind_sum, ("n",), (),
+                      "n dice of one face: the sum of those n dice (the highest such face)"),
+    "of_a_kind_total": Kind(of_a_kind_total, ("n",), (), "n dice of one face: the sum of all dice"),
+    "pairs": Kind(lambda count: groups((2,) * count), ("count",), (),
+                  "count pairs of different faces (1-3): the sum of those dice"),
+    "full_house": Kind(_sum_or_points((3, 2)), (), ("points",),
+                       "3 of one face + 2 of another: points, else the sum of those 5 dice"),
+    "villa": Kind(_sum_or_points((3, 3)), (), ("points",),
+                  "3 of one face + 3 of another: points, else the sum of those 6 dice"),
+    "tower": Kind(_sum_or_points((4, 2)), (), ("points",),
+                  "4 of one face + 2 of another: points, else the sum of those 6 dice"),
+    "straight": Kind(lambda faces, points: faces_shown(tuple(faces), points), ("faces", "points"), (),
+                     "points when every listed face shows (Yatzy's 1-2-3-4-5)"),
+    "run": Kind(straight_fixed, ("length", "points"), (),
+                "points when the dice hold `length` consecutive faces (Yahtzee's straights)"),
+    "chance": Kind(lambda: total, (), (), "the sum of all dice"),
+    "all_same": Kind(n_of_a_kind_fixed, ("points",), (),
+                     "points when every die shows one face (Yahtzee, Yatzy, Maxi Yatzy)"),
+    "two_pairs_or_one_pair": Kind(lambda: two_pairs_or_one_pair, (), (),
+                                  "two pairs, else a single pair also scores (the thesis reading)"),
+}
+
+
+def make_scorer(kind: str, **params) -> Scorer:
+    """The catalogue scorer `kind` with these parameters; it remembers them as `.spec`.
+
+    >>> villa = make_scorer("villa")
+    >>> int(villa(np.array([0, 3, 0, 0, 3, 0]))), villa.spec
+    (21, {'scorer': 'villa'})
+    """
+    if kind not in CATALOGUE:
+        raise ValueError(f"unknown scorer {kind!r}; choose one of: {', '.join(CATALOGUE)}")
+    inner = CATALOGUE[kind].make(**params)
+
+    def score(counts):
+        return inner(counts)
+    score.__name__ = kind
+    score.spec = {"scorer": kind, **params}
+    return score
 
 
 # ---- boxes and rule sets -----------------------------------------------------------------------
@@ -127,6 +196,11 @@ class Box:
     def is_upper(self) -> bool:
         return self.face is not None
 
+    @property
+    def spec(self) -> dict | None:
+        """The catalogue scorer and parameters of this box (None for a hand-made scorer)."""
+        return getattr(self.scorer, "spec", None)
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -143,13 +217,31 @@ class Rules:
     faces: int = 6
     rolls_per_turn: int = 3
     description: str = ""
+    forced_order: bool = False        # each turn must fill the next open box in card order
 
     def __post_init__(self):
         names = [b.name for b in self.boxes]
+        if not 1 <= len(names) <= MAX_BOXES:
+            raise ValueError(f"a rule set has 1 to {MAX_BOXES} boxes (the solver keeps 2**boxes "
+                             f"box sets), got {len(names)}")
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate box names in {names}")
         if self.yahtzee_box is not None and self.yahtzee_box not in names:
             raise ValueError(f"yahtzee_box {self.yahtzee_box!r} is not one of the boxes {names}")
+        if self.forced_order and self.joker != "none":
+            raise ValueError(f"forced_order needs joker 'none' (the next box is the only choice), "
+                             f"got joker {self.joker!r}")
+
+    @classmethod
+    def from_file(cls, path) -> "Rules":
+        """Read a rule file (TOML, see rulefile.py); ValueError naming the file and field."""
+        from .rulefile import load
+        return load(path)
+
+    def to_toml(self) -> str:
+        """This rule set as rule-file text (`Rules.from_file` reads it back to an equal value)."""
+        from .rulefile import dumps
+        return dumps(self)
 
     # -- derived tables
     @property
@@ -225,62 +317,13 @@ class Rules:
         return replace(self, **changes)
 
 
-def _box(name, scorer, face=None, joker_value=None, max_score=0):
-    return Box(name, scorer, face, joker_value, max_score)
-
-
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
-
-def _upper_boxes(n_dice=5):
-    return tuple(_box(n, upper(f), face=f, max_score=f * n_dice) for f, n in enumerate(UPPER_NAMES, 1))
-
-
-def yahtzee_rules(name="yahtzee", joker: Joker = "forced", yahtzee_bonus=100, description="") -> Rules:
-    """Hasbro Yahtzee, 13 boxes, with the given Yahtzee-bonus and joker reading."""
-    lower = (
-        _box("three_of_a_kind", of_a_kind_total(3), max_score=30),
-        _box("four_of_a_kind", of_a_kind_total(4), max_score=30),
-        _box("full_house", full_house_fixed(25), joker_value=25, max_score=25),
-        _box("small_straight", straight_fixed(4, 30), joker_value=30, max_score=30),
-        _box("large_straight", straight_fixed(5, 40), joker_value=40, max_score=40),
-        _box("yahtzee", n_of_a_kind_fixed(50), max_score=50),
-        _box("chance", total, max_score=30),
-    )
-    return Rules(name, _upper_boxes() + lower, 63, 35, "yahtzee", yahtzee_bonus, joker,
-                 description=description)
-
-
-def yatzy_rules(name="yatzy", two_pairs_scorer: Scorer = two_pairs, description="") -> Rules:
-    """Scandinavian Yatzy, 15 boxes, upper bonus 50 at 63."""
-    lower = (
-        _box("one_pair", of_a_kind_sum(2), max_score=12),
-        _box("two_pairs", two_pairs_scorer, max_score=22),
-        _box("three_of_a_kind", of_a_kind_sum(3), max_score=18),
-        _box("four_of_a_kind", of_a_kind_sum(4), max_score=24),
-        _box("small_straight", exact_faces((1, 2, 3, 4, 5), 15), max_score=15),
-        _box("large_straight", exact_faces((2, 3, 4, 5, 6), 20), max_score=20),
-        _box("full_house", full_house_total, max_score=28),
-        _box("chance", total, max_score=30),
-        _box("yatzy", n_of_a_kind_fixed(50), max_score=50),
-    )
-    return Rules(name, _upper_boxes() + lower, 63, 50, description=description)
-
-
-BUILTIN: dict[str, Callable[[], Rules]] = {
-    "yahtzee": lambda: yahtzee_rules(
-        "yahtzee", "forced", 100,
-        "Hasbro Yahtzee: upper bonus 35, Yahtzee bonus 100, forced joker rule"),
-    "yahtzee-verhoeff": lambda: yahtzee_rules(
-        "yahtzee-verhoeff", "free", 100,
-        "Verhoeff's joker reading: an extra Yahtzee may go in any open box"),
-    "yahtzee-no-bonus": lambda: yahtzee_rules(
-        "yahtzee-no-bonus", "none", 0, "Yahtzee without the Yahtzee bonus or joker"),
-    "yatzy": lambda: yatzy_rules("yatzy", description="Scandinavian Yatzy, 15 boxes, upper bonus 50"),
-    "yatzy-thesis": lambda: yatzy_rules(
-        "yatzy-thesis", two_pairs_or_one_pair,
-        "Yatzy with the thesis's two-pairs bug: a single pair also scores in two pairs"),
-}
+# The rule sets shipped as yatzy_core/rulesets/<name>.toml. CLASSIC are the five whose numbers
+# the notebooks, studies and widgets show; the others are newer and some need more than 5 dice.
+CLASSIC = ("yahtzee", "yahtzee-verhoeff", "yahtzee-no-bonus", "yatzy", "yatzy-thesis")
+BUILTIN = CLASSIC + ("forced-yatzy", "yahtzee-3-rerolls", "maxi-yatzy")
+RULESETS = Path(__file__).with_name("rulesets")
 
 _CACHE: dict[str, Rules] = {}
 
@@ -292,9 +335,14 @@ def get_rules(name: str | Rules) -> Rules:
     if name not in BUILTIN:
         raise ValueError(f"unknown rules {name!r}; choose one of: {', '.join(BUILTIN)}")
     if name not in _CACHE:
-        _CACHE[name] = BUILTIN[name]()
+        _CACHE[name] = Rules.from_file(RULESETS / f"{name}.toml")
     return _CACHE[name]
 
 
-def rule_names() -> list[str]:
-    return list(BUILTIN)
+def rule_names(include_new: bool = False) -> list[str]:
+    """Names of the built-in rule sets: the five classic ones, or with include_new all of them.
+
+    >>> rule_names(include_new=True)[5:]
+    ['forced-yatzy', 'yahtzee-3-rerolls', 'maxi-yatzy']
+    """
+    return list(BUILTIN if include_new else CLASSIC)

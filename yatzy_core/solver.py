@@ -2,12 +2,13 @@
 
 Layers are processed from the full card (worth 0 more points) back to the empty one; within a
 layer every reachable state depends only on later layers, so a layer is solved as one block.
-The one inner loop is `kernel.turn_block` (compiled); `turn.turn_values` is the same computation
+The one inner loop is `kernel.solve_layer` (compiled, one call per layer); `turn.turn_values` is the same computation
 in plain numpy, kept as the readable reference and selectable with backend="numpy".
 """
 from __future__ import annotations
 
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,7 +17,8 @@ from tqdm.auto import tqdm
 from .rules import Rules, get_rules
 from .states import StateSpace
 
-BLOCK = 1 << 15     # states per kernel call: keeps the progress bar moving
+__all__ = ["Solution", "solve", "compile_kernel"]
+
 NUMPY_BLOCK = 1024  # numpy works on (462, block) arrays that should stay in cache
 
 
@@ -41,60 +43,113 @@ class Solution:
 
     @property
     def std(self) -> float:
-        """Exact standard deviation of the final score under optimal play (no simulation)."""
+        """Exact standard deviation of the final score under optimal play (no simulation); the
+        first call on a values-only solution runs the moments pass (about a values solve)."""
         if self.second is None:
-            raise ValueError("this solution was computed without second moments "
-                             "(solve with moments=True and the numba backend)")
+            # the pass recomputes the same values into the same array (no second copy)
+            self.second = _backward(self.rules, self.space, self.values, True, False)[1]
         start = self.space.index(0, 0, 0)
-        return float(np.sqrt(self.second[start] - self.values[start] ** 2))
+        return float(np.sqrt(float(self.second[start]) - float(self.values[start]) ** 2))
 
     def value(self, mask: int, upper: int = 0, flag: int = 0) -> float:
-        """Expected points still to come from the start of a turn in this state."""
-        return float(self.values[self.space.index(mask, min(upper, self.rules.upper_cap), flag)])
+        """Expected points still to come from the start of a turn in this state; ValueError for
+        a state no game reaches (its table entry is a meaningless 0)."""
+        rules, space = self.rules, self.space
+        for name, v in (("mask", mask), ("upper", upper), ("flag", flag)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"{name} must be a whole number, got {v!r}")
+        most = sum(b.face * rules.n_dice for i, b in enumerate(rules.boxes) if b.is_upper and mask >> i & 1)
+        if not (0 <= mask < 1 << rules.n_boxes and 0 <= upper <= most and 0 <= flag < space.n_flags
+                and space.reachable[space.index(mask, min(upper, rules.upper_cap), flag)]):
+            raise ValueError(f"no game of {rules.name!r} reaches mask={mask}, upper={upper}, flag={flag}")
+        return float(self.values[space.index(mask, min(upper, rules.upper_cap), flag)])
 
 
-def solve(rules: str | Rules, progress: bool = True, backend: str = "numba",
-          moments: bool = True) -> Solution:
-    """Solve a rule set by backward induction over its reachable turn states.
+def solve(rules: str | Rules, progress=True, backend: str = "numba",
+          moments: bool = False, dtype=np.float64) -> Solution:
+    """Solve a rule set by backward induction over its distinct reachable turn states.
 
-    With moments (numba backend only) the second moment of the points to come is carried along
-    the optimal policy too, which gives `Solution.std`; it costs about twice the time.
+    Values only by default. With moments (numba backend only) the second moment of the points to
+    come is carried along the optimal policy too, which gives `Solution.std`. progress: True
+    shows a tqdm bar, or pass your own (a widget's; see `_bar`). dtype=np.float32
+    stores the tables in half the memory (for six dice; the kernel still computes in float64).
     """
     rules = get_rules(rules)
     if backend not in ("numba", "numpy"):
         raise ValueError(f"unknown backend {backend!r}; choose 'numba' or 'numpy'")
+    if moments and backend != "numba":
+        raise ValueError("moments=True needs backend='numba'")
     space = StateSpace(rules)
-    values = np.zeros(space.size)
-    second = np.zeros(space.size) if backend == "numba" and moments else None
-    step = _numba_step(rules, values, second) if backend == "numba" else _numpy_step(space, values)
-    block = BLOCK if backend == "numba" else NUMPY_BLOCK
     start = time.perf_counter()
-    layers = [space.layer(k) for k in range(rules.n_boxes)]
-    with tqdm(total=sum(map(len, layers)), desc=f"solving {rules.name}", unit="state",
-              disable=not progress, leave=False) as bar:
-        for layer in reversed(layers):
-            for i in range(0, len(layer), block):
-                step(layer[i:i + block])
-                bar.update(len(layer[i:i + block]))
+    if backend == "numpy":
+        values, second = _backward_numpy(space, progress), None
+    else:
+        if np.dtype(dtype) not in (np.float64, np.float32):
+            raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
+        values, second = _backward(rules, space, np.zeros(space.size, dtype), moments, progress)
     return Solution(rules, values, time.perf_counter() - start, second)
 
 
-def _numba_step(rules, values, second):
-    from .kernel import tables, turn_block
+def _layers(space: StateSpace, progress: bool, what: str, block: int = 1 << 20):
+    """Blocks of each layer's reachable states, from the full card back, with a progress bar:
+    the states, the distinct ones among them (which the solver solves; each stands for itself)
+    and each state's representative."""
+    total = int(space.reachable.sum() - space.reachable.reshape(1 << space.n_boxes, -1)[-1].sum())
+    with _bar(progress, total, f"{what} {space.rules.name}") as bar:
+        for k in reversed(range(space.n_boxes)):
+            for states in space.layer_blocks(k, block):
+                representatives = space.representatives(states)
+                yield states, states[representatives == states], representatives
+                bar.update(len(states))
+
+
+def _bar(progress, total: int, desc: str):
+    """A tqdm bar (shown when progress is true), or the caller's own bar, anything with tqdm's
+    reset(total) and update(n), reset to this solve: a widget can show it, and its update may
+    raise to stop the solve between blocks."""
+    if hasattr(progress, "update"):
+        progress.reset(total=total)
+        return nullcontext(progress)
+    return tqdm(total=total, desc=desc, unit="state", disable=not progress, leave=False)
+
+
+def _backward(rules, space, values, moments, progress):
+    """Values (and second moments) of every reachable state, by the compiled kernel."""
+    from .kernel import lane_groups, solve_layer, tables
 
     t = tables(rules)
+    second = np.zeros(space.size, values.dtype) if moments else None
+    for layer, distinct, representatives in _layers(space, progress, "moments" if moments else "solving"):
+        solve_layer(t, lane_groups(space, distinct), values, second)
+        values[layer] = values[representatives]
+        if moments:
+            second[layer] = second[representatives]
+    return values, second
 
-    def step(states):
-        if second is None:
-            values[states] = turn_block(rules, t, values, states)
-        else:
-            values[states], second[states] = turn_block(rules, t, values, states, second)
-    return step
 
-
-def _numpy_step(space, values):
+def _backward_numpy(space, progress):
+    """The same values by `turn.turn_values`, the readable reference, in blocks of states."""
     from .turn import turn_values
 
-    def step(states):
-        values[states] = turn_values(space, values, states)
-    return step
+    values = np.zeros(space.size)
+    for layer, distinct, representatives in _layers(space, progress, "solving"):
+        for i in range(0, len(distinct), NUMPY_BLOCK):
+            block = distinct[i:i + NUMPY_BLOCK]
+            values[block] = turn_values(space, values, block)
+        values[layer] = values[representatives]
+    return values
+
+
+def compile_kernel() -> float:
+    """Compile the kernel, or load it from numba's disk cache, by solving a two-box game (values
+    and moments); returns the seconds it took. `python -m yatzy_core.solver` runs it, so that an
+    install can pay for the compilation once, ahead of the first real solve."""
+    tiny = get_rules("yatzy")
+    tiny = tiny.with_(name="compile", boxes=tiny.boxes[:2])
+    start = time.perf_counter()
+    solve(tiny, progress=False, moments=True)
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    print(f"solver kernel compiled (or loaded from numba's cache) in {compile_kernel():.1f} s")

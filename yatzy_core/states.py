@@ -3,6 +3,16 @@ the Yahtzee box holds its 50 (only where the rules need it).
 
 A state's index is ((mask * U) + upper) * F + flag with U = cap + 1 upper totals and F = 1 or 2
 flags, so the value of every state fits in one flat float64 array.
+
+>>> from yatzy_core.rules import get_rules
+>>> space = StateSpace(get_rules("yahtzee"))
+>>> space.n_upper, space.n_flags, space.size == 2 ** 13 * 64 * 2
+(64, 2, True)
+>>> i = space.index(0b101, 12, 1)
+>>> int(i), [int(x) for x in space.decode(i)]   # ((5 * 64) + 12) * 2 + 1
+(665, [5, 12, 1])
+>>> layer_sizes(StateSpace(get_rules("yatzy")))[:4], mask_count(15, 2)
+([1, 45, 756, 5932], 105)
 """
 from __future__ import annotations
 
@@ -13,6 +23,8 @@ from math import comb
 import numpy as np
 
 from .rules import Rules
+
+__all__ = ["StateSpace", "layer_sizes", "mask_count"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +93,9 @@ class StateSpace:
             masks = np.arange(1 << self.n_boxes)
             no_yahtzee = (masks >> self.rules.yahtzee_index) & 1 == 0
             reach[no_yahtzee, :, 1] = False
+        if getattr(self.rules, "forced_order", False):   # boxes fill in card order: prefixes only
+            masks = np.arange(1 << self.n_boxes)
+            reach[(masks & (masks + 1)) != 0] = False
         return reach.reshape(-1)
 
     @cached_property
@@ -91,9 +106,18 @@ class StateSpace:
 
     def layer(self, used: int) -> np.ndarray:
         """Reachable state indices with exactly `used` boxes used, ascending."""
+        return np.concatenate(list(self.layer_blocks(used, self.size)))
+
+    def layer_blocks(self, used: int, max_states: int):
+        """The same states in ascending blocks of whole box sets, about max_states each (so a
+        large game's layer never has to be held at once)."""
         per_mask = self.reachable.reshape(1 << self.n_boxes, -1)
-        rows = per_mask & (self.boxes_used == used)[:, None]
-        return np.flatnonzero(rows.reshape(-1))
+        masks = np.flatnonzero(self.boxes_used == used)
+        per_set = max(1, max_states // per_mask.shape[1])
+        for i in range(0, len(masks), per_set):
+            block = masks[i:i + per_set]
+            inside = np.flatnonzero(per_mask[block])
+            yield block[inside // per_mask.shape[1]] * per_mask.shape[1] + inside % per_mask.shape[1]
 
     def decode(self, index):
         """(mask, upper, flag) arrays of state indices."""
@@ -102,14 +126,46 @@ class StateSpace:
         rest = index // self.n_flags
         return rest // self.n_upper, rest % self.n_upper, flag
 
+    @cached_property
+    def upper_room(self) -> np.ndarray:
+        """(2**n_boxes,) most points the open upper boxes of each mask can still add."""
+        masks = np.arange(1 << self.n_boxes)
+        room = np.zeros(len(masks), dtype=np.int64)
+        for b in self.upper_bits:
+            room += np.where((masks >> b) & 1 == 0, int(self.rules.upper_faces[b]) * self.rules.n_dice, 0)
+        return room
+
+    def representatives(self, states) -> np.ndarray:
+        """The state each state is solved as: states that cannot differ share one.
+
+        The upper total only matters while the open upper boxes can still reach the bonus; when
+        they cannot (or none is open, or it is reached) the future does not depend on it, and
+        every such total is represented by 0 (reached: by the cap, as stored).
+
+        >>> from .rules import get_rules
+        >>> space = StateSpace(get_rules("yatzy"))
+        >>> sixes_open = (1 << 15) - 1 - (1 << 5)        # only the sixes box is open
+        >>> space.decode(space.representatives(space.index(sixes_open, [20, 33, 63])))[1].tolist()
+        [0, 33, 63]
+        """
+        mask, upper, flag = self.decode(states)
+        if self.rules.tracks_upper:
+            dead = (upper < self.rules.upper_cap) & (upper + self.upper_room[mask] < self.rules.upper_bonus_threshold)
+            upper = np.where(dead, 0, upper)
+        return self.index(mask, upper, flag)
+
     def counts(self) -> dict[str, int]:
-        """Naive position count, all turn states, and the reachable ones."""
+        """Naive position count, all turn states, the reachable ones and the distinct ones
+        among those (what the solver actually solves)."""
         rules = self.rules
         naive = rules.dice.n_rolls * (1 << self.n_boxes) * (rules.upper_cap + 1) * rules.rolls_per_turn
+        distinct = sum(int((self.representatives(block) == block).sum())
+                       for k in range(self.n_boxes + 1) for block in self.layer_blocks(k, 1 << 20))
         return {
             "naive_positions": naive * self.n_flags,
             "turn_states": self.size,
             "reachable_turn_states": int(self.reachable.sum()),
+            "distinct_turn_states": distinct,
         }
 
 

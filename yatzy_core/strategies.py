@@ -1,12 +1,11 @@
 """Players: the optimal strategy and the simple ones people use, each for every rule set.
 
 Every player follows `play.Strategy`: `keep(states, rolls, rerolls, rng)` and
-`box(states, rolls, rng)` over a batch of games. All but `mc_planner` are table driven (a
-decision is an array lookup), so thousands of games move together; `optimal` and the turn
-planners in `planners.py` build their tables per turn for the distinct states in the batch.
+`box(states, rolls, rng)` over a batch of games. All but `planners.MCPlanner` are table driven (a
+decision is an array lookup), so thousands of games move together; `optimal` and the turn planners in `planners.py`
+build their tables per turn for the distinct states in the batch. `players.py` finds a player
+by its name.
 
->>> sorted(strategy_names())
-['greedy', 'heuristic', 'mc_planner', 'optimal', 'random', 'strategic', 'turn_expectation']
 >>> greedy = Greedy("yahtzee")
 >>> def keeps(dice):  # what greedy keeps from these dice at the start of a game
 ...     roll = greedy.rules.dice.roll_index[counts_of(dice)]
@@ -18,18 +17,19 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
-from typing import Callable
 
 import numpy as np
 
 from .dice import counts_of, dice_of  # noqa: F401 (used by the doctest)
-from .play import (Boxes, Keepers, Rolls, States, Strategy, box_scores, subkeepers,
-                   upper_bonus_now)
+from .play import Boxes, Keepers, Rolls, States, box_scores, now_points, position_keepers
 from .rules import Rules, get_rules
+from .outcomes import turn_choices
+from .solutions import solution_for
 from .states import StateSpace
-from .policy import TIE, first_best as first_good_box
-from .turn import NEG, best_subkeeper, box_values, keeper_values
+from .turn import NEG, best_subkeeper, box_values, evaluate, preferred_keeper
+
+__all__ = ["Player", "Random", "Greedy", "Strategic", "NeverRerolls", "RerollsOnce",
+           "TurnPlanner", "Optimal"]
 
 BLOCK = 512  # states per block of turn tables: bounds the (n_boxes, n_rolls, BLOCK) array
 
@@ -53,11 +53,6 @@ class Player:
         raise NotImplementedError
 
 
-def first_best(values: np.ndarray) -> np.ndarray:
-    """Index of the largest value in each row; the first one on ties (numpy's argmax)."""
-    return np.argmax(values, axis=-1)
-
-
 # ---- random -----------------------------------------------------------------------------------
 
 class Random(Player):
@@ -75,14 +70,14 @@ class Random(Player):
     name = "random"
 
     def keep(self, states, rolls, rerolls, rng):
-        _, by_position = subkeepers(self.rules)
+        by_position = position_keepers(self.rules)
         pick = rng.integers(0, by_position.shape[1], size=len(rolls))
         return by_position[rolls, pick]
 
     def box(self, states, rolls, rng):
         scores = box_scores(self.space, states, rolls)
         priority = np.where(np.isfinite(scores), rng.random(scores.shape), -1.0)
-        return first_best(priority)
+        return np.argmax(priority, axis=-1)
 
 
 # ---- greedy and strategic ---------------------------------------------------------------------
@@ -151,12 +146,12 @@ class Greedy(Player):
             pattern |= (((mask >> b) & 1) == 0).astype(np.int64) << i
         return self._keep_table[rolls, pattern]
 
-    def pick(self, states: States, scores: np.ndarray) -> Boxes:
-        """The box this rule picks from each game's (n_boxes,) row of allowed scores."""
-        return first_best(scores + upper_bonus_now(self.space, states, scores))
+    def pick(self, states: States, rolls: Rolls) -> Boxes:
+        """The box this rule picks for each game's roll: the most points now, the first on ties."""
+        return np.argmax(now_points(self.space, states, rolls), axis=-1)
 
     def box(self, states, rolls, rng):
-        return self.pick(states, box_scores(self.space, states, rolls))
+        return self.pick(states, rolls)
 
 
 class Strategic(Greedy):
@@ -171,34 +166,59 @@ class Strategic(Greedy):
 
     name = "strategic"
 
-    def pick(self, states, scores):
+    def pick(self, states, rolls):
+        scores = box_scores(self.space, states, rolls)
         top = np.array([max(b.max_score, 1) for b in self.rules.boxes], dtype=float)
         ratio = scores / top            # equal fractions of small integers are equal floats
         best = ratio == ratio.max(axis=-1, keepdims=True)
-        return first_best(np.where(best, scores, NEG))
+        return np.argmax(np.where(best, scores, NEG), axis=-1)
+
+
+class NeverRerolls(Greedy):
+    """Greedy's box rule, always keeping the first roll (a baseline for what rerolls are worth).
+
+    >>> p = NeverRerolls("yatzy")
+    >>> dice_of(p.rules.dice.keepers[p.keep([0], [7], 2, None)[0]]) == dice_of(p.rules.dice.rolls[7])
+    True
+    """
+
+    name = "greedy, never rerolls"
+
+    def keep(self, states, rolls, rerolls, rng):
+        return self.rules.dice.roll_offset + np.asarray(rolls)
+
+
+class RerollsOnce(NeverRerolls):
+    """Greedy's box rule, one reroll keeping the most common face (the higher on ties).
+
+    >>> p = RerollsOnce("yatzy")
+    >>> dice_of(p.rules.dice.keepers[p.keep([0], [p.rules.dice.roll_index[(1, 0, 2, 2, 0, 0)]], 2, None)[0]])
+    (4, 4)
+    """
+
+    name = "greedy, one reroll to the most common face"
+
+    def keep(self, states, rolls, rerolls, rng):
+        dice = self.rules.dice
+        if rerolls < self.rules.rolls_per_turn - 1:
+            return super().keep(states, rolls, rerolls, rng)
+        counts = dice.rolls[np.asarray(rolls)]                         # (games, faces)
+        face = counts.shape[1] - 1 - np.argmax(counts[:, ::-1], axis=1)  # the highest most common face
+        keep = np.zeros_like(counts)
+        keep[np.arange(len(counts)), face] = counts[np.arange(len(counts)), face]
+        return np.array([dice.keeper_index[tuple(k)] for k in keep.tolist()])
 
 
 # ---- players that plan a whole turn from a table of final-roll values -----------------------
 
-@lru_cache(maxsize=None)
-def _padded_subkeepers(rules: Rules) -> np.ndarray:
-    """`play.subkeepers` with each row's padding filled by its first (preferred) keeper, which
-    changes neither the best value nor which good keeper comes first."""
-    inside, _ = subkeepers(rules)
-    return np.where(inside < 0, inside[:, :1], inside)
-
-
 class TurnPlanner(Player):
-    """Plays each turn exactly for its own end-of-turn values: a roll is worth its best box,
-    a keeper the mean of its rolls (`turn.keeper_values`), a roll with rerolls left its best
-    keeper (`turn.best_subkeeper`). Subclasses say which states share tables (`key`) and what
+    """Plays each turn exactly for its own end-of-turn values with the turn engine
+    (`turn.evaluate`): a roll is worth its best box, a keeper the mean of its rolls, a roll with
+    rerolls left its best keeper. Subclasses say which states share tables (`key`) and what
     each box is worth after the last roll (`final_values`).
 
     A batch's tables, for its S distinct keys, are the box chosen for each final roll and the
-    value of every keeper with 0, 1, ... rerolls to come after it; a game then takes the best
-    keeper inside its roll. Ties are broken by `policy.py`'s rule: anything within TIE of the
-    best is as good; then the keeper with most dice, then the first in `dice.keepers` order
-    (`play.subkeepers` lists them in that order); the first box in card order.
+    keeper chosen in each roll with 1, 2, ... rerolls left, both under the engine's tie rule.
     """
 
     threads = 1
@@ -211,24 +231,17 @@ class TurnPlanner(Player):
         raise NotImplementedError
 
     def _turn_block(self, keys: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-        """(n_rolls, B) box of each final roll; [(n_keepers, B) keeper values, 0 rerolls to
-        come, then 1, ...]."""
-        space = self.space
-        finals = self.final_values(keys)
-        boxes = first_good_box(finals)
-        roll_values = finals.max(axis=0)
-        del finals
-        keeps = [keeper_values(space, roll_values)]
-        for _ in range(2, self.rules.rolls_per_turn):
-            keeps.append(keeper_values(space, best_subkeeper(space, keeps[-1])))
-        return boxes, keeps
+        """(n_rolls, B) box of each final roll; [(n_rolls, B) keeper of each roll, 1 reroll
+        left, then 2, ...]."""
+        turn = evaluate(self.space, self.final_values(keys))
+        return turn.box, turn.keep
 
     def _compute(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(S, n_rolls) box choices and (rerolls, S, n_keepers) keeper values: a game's values
-        lie together in memory, so choosing its keeper reads one row."""
+        """(S, n_rolls) box choices and (rerolls, S, n_rolls) keeper choices: a game's choices
+        lie together in memory."""
         dice, S = self.rules.dice, len(keys)
         boxes = np.empty((S, dice.n_rolls), np.int16)
-        keeps = np.empty((self.rules.rolls_per_turn - 1, S, dice.n_keepers))
+        keeps = np.empty((self.rules.rolls_per_turn - 1, S, dice.n_rolls), np.int16)
 
         def work(start: int) -> None:
             b, k = self._turn_block(keys[start:start + BLOCK])
@@ -259,74 +272,38 @@ class TurnPlanner(Player):
 
     def keep(self, states, rolls, rerolls, rng):
         row, (_, keeps) = self.tables(states)
-        candidates = _padded_subkeepers(self.rules)[np.asarray(rolls)]  # (G, 32), preferred first
-        flat = row[:, None] * keeps.shape[2] + candidates
-        values = np.take(keeps[rerolls - 1].reshape(-1), flat)
-        good = values >= values.max(axis=1, keepdims=True) - TIE
-        return candidates[np.arange(len(candidates)), good.argmax(axis=1)]
+        return keeps[rerolls - 1, row, np.asarray(rolls)].astype(np.int64)
 
     def box(self, states, rolls, rng):
         row, (boxes, _) = self.tables(states)
         return boxes[row, np.asarray(rolls)].astype(np.int64)
 
 
+def preferred_keepers(space: StateSpace, keeps: list[np.ndarray]) -> list[np.ndarray]:
+    """The keeper chosen in each roll from tables of keeper values, under the engine's tie rule."""
+    return [preferred_keeper(space, keep, best_subkeeper(space, keep)) for keep in keeps]
+
+
 class Optimal(TurnPlanner):
     """The solver's policy: keep the dice with the highest expected final score, score the box
     with the highest points-now-plus-value-of-the-next-state.
 
-    Its turn tables come from `turn.py` for the distinct states among the games, so a batch
-    costs one solver turn per distinct state, not per game. Ties are broken as `policy.py`
-    breaks them, so simulated games follow the policy whose exact distribution it computes.
+    Its turn tables are the turn engine's choices for the distinct states among the games, so
+    a batch costs one solver turn per distinct state, not per game; they come from the
+    engine's compiled fast path (`outcomes.turn_choices`, tested equal to `turn.evaluate`),
+    whose exact distribution `policy.py` computes.
     """
 
     name = "optimal"
-    batch = 100_000  # games at a time: bounds the tables (8 KB per distinct state)
+    batch = 100_000  # games at a time: bounds the tables (1.5 KB per distinct state)
 
     def __init__(self, rules, solution=None, threads: int | None = None):
         super().__init__(rules)
-        if solution is None:
-            from .cache import get_solution
-            solution = get_solution(self.rules, progress=False)
-        if solution.rules.name != self.rules.name:
-            raise ValueError(f"solution is for {solution.rules.name!r}, not {self.rules.name!r}")
-        self.values = solution.values
+        self.values = solution_for(self.rules, solution).values
         self.threads = threads or min(4, os.cpu_count() or 1)
 
     def final_values(self, keys):
         return box_values(self.space, self.values, keys)
 
-
-# ---- look-up by name --------------------------------------------------------------------------
-
-def _registry() -> dict[str, Callable[..., Strategy]]:
-    from .planners import Heuristic, MCPlanner, TurnExpectation
-    players = (Optimal, Random, Greedy, Strategic, TurnExpectation, Heuristic, MCPlanner)
-    return {p.name: p for p in players}
-
-
-def strategy_names() -> list[str]:
-    """Names `get_strategy` knows."""
-    return list(_registry())
-
-
-def get_strategy(name: str) -> Callable[..., Strategy]:
-    """The player class of a strategy name: `get_strategy("greedy")("yahtzee")` is a player."""
-    players = _registry()
-    if name not in players:
-        raise ValueError(f"unknown strategy {name!r}; choose one of: {', '.join(players)}")
-    return players[name]
-
-
-def make_player(strategy: str | Strategy | Callable[..., Strategy], rules: str | Rules,
-                **options) -> Strategy:
-    """A player for `rules` from a name, a player class, or a player (checked to match)."""
-    rules = get_rules(rules)
-    if isinstance(strategy, str):
-        strategy = get_strategy(strategy)
-    if isinstance(strategy, type) or not isinstance(strategy, Strategy):
-        strategy = strategy(rules, **options)
-    elif options:
-        raise ValueError(f"options {sorted(options)} need a strategy name or class, not a player")
-    if strategy.rules.name != rules.name:
-        raise ValueError(f"player {strategy!r} plays {strategy.rules.name!r}, not {rules.name!r}")
-    return strategy
+    def _compute(self, keys):
+        return turn_choices(self.space, self.values, keys)

@@ -13,8 +13,8 @@ So cells and tests drive the model with `explorer.update(**params)` and read
 a stable CSS class (`yc-die-0`, `yc-rules`, `yc-best`, ...) for the browser test.
 
 >>> ex = Explorer(rules="yatzy", dice=(1, 1, 1, 1, 2), rolls_left=2)
->>> ex.best_label, ex.value_heading
-('keep 1 1 1 1', 'expected points still to come')
+>>> len(ex.dice_w), ex.best_label, ex.value_heading
+(5, 'keep 1 1 1 1', 'expected points still to come')
 >>> ex.update(upper_total=7, used=("ones",)).message
 'Impossible position: upper total 7 cannot be made with the used upper boxes (ones)'
 """
@@ -29,29 +29,20 @@ import numpy as np
 import plotly.graph_objects as go
 from traitlets import Bool, HasTraits, Instance, Int, List, Tuple, Unicode, observe
 
-from .advisor import Advice, Position, advise, parse_dice
-from .cache import get_solution
-from .rules import get_rules, rule_names
-from .solver import Solution
+from ..advisor import Advice, Position, advise, parse_dice
+from ..rules import get_rules, rule_names
+from ..solutions import solution_for
+from ..turn import TIE
+
+__all__ = ["Explorer", "advice_table", "bar_data", "value_heading", "shown_value", "classed",
+           "publish"]
 
 INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored")
-OPTIMAL = 1e-9        # a choice losing less than this is optimal (ties share the highlight)
 BEST_COLOUR, OTHER_COLOUR = "#2ca02c", "#9bb7d4"
 TABLE_CSS = ("<style>.yc-table{border-collapse:collapse;font-family:sans-serif;font-size:13px}"
              ".yc-table td,.yc-table th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"
              ".yc-table td:nth-child(2),.yc-table th:nth-child(2){text-align:left}"
              ".yc-table tr.yc-best-row{background:#d9f2d9;font-weight:bold}</style>")
-
-_solutions: dict[str, Solution] = {}
-
-
-def solution_for(rules) -> Solution:
-    """The solved tables of a rule set, loaded once per process (solved once per machine)."""
-    rules = get_rules(rules)
-    if rules.name not in _solutions:
-        _solutions[rules.name] = get_solution(rules, progress=False)
-    return _solutions[rules.name]
-
 
 # ---- pure view functions: advice in, HTML or figure data out --------------------------------------
 
@@ -71,7 +62,7 @@ def advice_table(advice: list[Advice], scored: int | None = None) -> str:
         return ""
     rows = [f"<tr><th>#</th><th>choice</th><th>{value_heading(scored)}</th><th>loss</th></tr>"]
     for rank, a in enumerate(advice, 1):
-        best = " yc-best-row" if a.loss < OPTIMAL else ""
+        best = " yc-best-row" if a.loss <= TIE else ""   # optimal: ties share the highlight
         rows.append(f'<tr class="yc-row{best}" data-label="{html.escape(a.label)}"><td>{rank}</td>'
                     f"<td>{html.escape(a.label)}</td><td>{shown_value(a, scored):.2f}</td>"
                     f"<td>{a.loss:.2f}</td></tr>")
@@ -83,7 +74,7 @@ def bar_data(advice: list[Advice], scored: int | None, top: int):
     shown = advice[:top][::-1]
     labels = [a.label for a in shown]
     values = [shown_value(a, scored) for a in shown]
-    colours = [BEST_COLOUR if a.loss < OPTIMAL else OTHER_COLOUR for a in shown]
+    colours = [BEST_COLOUR if a.loss <= TIE else OTHER_COLOUR for a in shown]
     if not values:
         return [], [], [], None
     low, high = min(values), max(values)
@@ -119,7 +110,8 @@ class Explorer(HasTraits):
     """A game position set by widgets, and the advisor's ranking of every choice in it."""
 
     rules = Unicode("yatzy")
-    dice = Tuple((1, 1, 1, 1, 2))         # in the order shown (the position sorts them)
+    dice = Tuple((1, 1, 1, 1, 2))         # in the order shown (the position sorts them); as many
+    #                                       as the rules roll (`update` fits them to new rules)
     rolls_left = Int(2)                    # rerolls still allowed this turn
     used = Tuple(())                       # names of the filled boxes
     upper_total = Int(0)                   # points in the upper boxes (before any bonus)
@@ -170,6 +162,9 @@ class Explorer(HasTraits):
             return                                   # _refresh reports the unknown name
         params.setdefault("used", tuple(n for n in self.used if n in rules.box_names))
         params.setdefault("rolls_left", min(self.rolls_left, rules.rolls_per_turn - 1))
+        if len(self.dice) != rules.n_dice or max(self.dice) > rules.faces:
+            dice = [min(d, rules.faces) for d in self.dice[:rules.n_dice]]
+            params.setdefault("dice", tuple(dice + [1] * (rules.n_dice - len(dice))))
         if not rules.tracks_yahtzee_bonus:
             params.setdefault("yahtzee_bonus", False)
 
@@ -213,7 +208,7 @@ class Explorer(HasTraits):
         return value_heading(self.scored)
 
     def roll(self) -> "Explorer":
-        """Five new random dice (from the seeded generator)."""
+        """New random dice, as many as the rules roll (from the seeded generator)."""
         n, faces = get_rules(self.rules).n_dice, get_rules(self.rules).faces
         return self.update(dice=tuple(sorted(int(d) for d in self.rng.integers(1, faces + 1, n))))
 
@@ -238,7 +233,8 @@ class Explorer(HasTraits):
     def _build(self) -> None:
         self.out = W.Output()
         self.rules_w = classed(W.Dropdown(options=rule_names(), description="Rules"), "yc-rules")
-        self.dice_w = [die_button(1, f"yc-die-{i}", "click to change this die") for i in range(5)]
+        self.dice_w: list[W.Button] = []                 # one per die: `_build_dice`
+        self.dice_box = W.HBox()
         self.dice_text = classed(W.Text(description="Dice", placeholder="11112",
                                         continuous_update=False, layout=W.Layout(width="180px")),
                                  "yc-dice-text")
@@ -263,7 +259,7 @@ class Explorer(HasTraits):
                                yaxis_title="choice", template="plotly_white")
         self.widget = W.VBox([
             W.HBox([self.rules_w, self.rolls_w]),
-            W.HBox(self.dice_w + [self.dice_text, self.roll_w]),
+            W.HBox([self.dice_box, self.dice_text, self.roll_w]),
             W.HTML("<b>Score card</b> (click a box to mark it used)"), self.card_w,
             W.HBox([self.upper_w, self.bonus_w, self.scored_w, self.play_w]),
             self.message_w, self.best_w, W.HBox([self.table_w, self.fig]), self.out])
@@ -281,8 +277,6 @@ class Explorer(HasTraits):
         on(self.bonus_w, "yahtzee_bonus")
         on(self.dice_text, "dice")
         self.scored_w.observe(capture(self._on_scored), "value")
-        for i, button in enumerate(self.dice_w):
-            button.on_click(capture(lambda _, i=i: self.cycle_die(i)))
         self.roll_w.on_click(capture(lambda _: self.roll()))
         self.play_w.on_click(capture(lambda _: self.play_best()))
 
@@ -312,9 +306,18 @@ class Explorer(HasTraits):
                            "value")
             return button
         self.card_w.children = [toggle(name) for name in rules.box_names]
+        self._build_dice(rules.n_dice)
         self.rolls_w.options = [(str(r), r) for r in range(rules.rolls_per_turn - 1, -1, -1)]
         self.bonus_w.disabled = not rules.tracks_yahtzee_bonus
         self._card_rules = rules.name
+
+    def _build_dice(self, n: int) -> None:
+        """One button per die of the rules; clicking one cycles its face."""
+        capture = self.out.capture()
+        self.dice_w = [die_button(1, f"yc-die-{i}", "click to change this die") for i in range(n)]
+        for i, button in enumerate(self.dice_w):
+            button.on_click(capture(lambda _, i=i: self.cycle_die(i)))
+        self.dice_box.children = self.dice_w
 
     def _tick(self, name: str, on: bool) -> None:
         used = [n for n in self.used if n != name] + ([name] if on else [])

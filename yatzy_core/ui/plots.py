@@ -1,9 +1,9 @@
-"""Figures and text tables for the notebooks: each figure function returns a plotly go.Figure.
+"""Every figure of the project, and text tables: each figure function returns a plotly go.Figure.
 
 The notebooks only call these and show the result, so a figure can be checked through its data
 (`fig.data`, `fig.layout`) rather than its pixels. Every figure has a title and axis titles with
-units. plotly is an optional dependency (the `notebooks` and `dev` extras); nothing else in the
-package imports this module.
+units. plotly is an optional dependency (the `notebooks` and `dev` extras): only `yatzy_core.ui`
+imports it, so the core imports without it.
 
 >>> fig = layer_sizes_figure(["yahtzee-no-bonus"])
 >>> fig.data[0].y[:4], sum(fig.data[0].y)
@@ -17,11 +17,17 @@ from collections.abc import Iterable
 import numpy as np
 import plotly.graph_objects as go
 
-from .dice import dice_of, dice_space
-from .probability import face_matrix_float, max_count_matrix, to_float
-from .rules import get_rules
-from .solver import Solution
-from .states import StateSpace, layer_sizes
+from ..dice import dice_of, dice_space
+from ..probability import face_matrix_float, max_count_matrix, to_float
+from ..rules import get_rules
+from ..solver import Solution
+from ..states import StateSpace, layer_sizes
+from ..study import STAT_COLUMNS, Study
+
+__all__ = ["NOTEBOOK_RENDERER", "text_table", "single_roll_figure", "face_matrix_figure",
+           "max_count_figure", "layer_sizes_figure", "turn_graph_figure", "open_box_value_figure",
+           "open_box_gains", "upper_total_value_figure", "score_distributions_figure",
+           "histogram_figure", "box_bars_figure", "gap_figure"]
 
 NOTEBOOK_RENDERER = "plotly_mimetype+notebook_connected"  # live in JupyterLab, HTML on nbviewer
 _NUMBER = re.compile(r"^[-+]?[\d,]+(\.\d+)?(/\d+)?%?$")
@@ -289,3 +295,55 @@ def score_distributions_figure(distributions: Iterable, cumulative: bool = False
     what = "P(score ≥ x)" if cumulative else "P(score = x)"
     return _layout(fig, f"Exact final score distribution under optimal play: {what}",
                    "final score x (points)", f"{what} (probability)")
+
+
+def _study_columns(table) -> list[str]:
+    return [c for c in table.columns if c not in STAT_COLUMNS]
+
+
+def histogram_figure(study: Study, bin_width: int = 5, exact=None):
+    """Final-score histograms of every strategy overlaid (probability per point, so different
+    numbers of games compare); `exact`, a `distribution.ScoreDistribution`, adds its curve."""
+    fig = go.Figure()
+    for name, frame in study.frames.items():
+        fig.add_trace(go.Histogram(
+            x=frame["total"], name=f"{name} (mean {frame['total'].mean():.1f})", opacity=0.55,
+            histnorm="probability density", xbins=dict(start=0, size=bin_width)))
+    top = max(int(f["total"].max()) for f in study.frames.values())
+    if exact is not None:
+        p = np.asarray(exact.probabilities)
+        edges = np.arange(0, len(p) + bin_width, bin_width)
+        mass = np.add.reduceat(p, edges[:-1][edges[:-1] < len(p)])
+        fig.add_trace(go.Scatter(x=edges[:len(mass)] + bin_width / 2, y=mass / bin_width,
+                                 mode="lines", name="optimal, exact", line=dict(color="black")))
+        top = max(top, int(np.searchsorted(np.cumsum(p), 0.999)))  # the tail runs to ~1575
+    games = sum(len(f) for f in study.frames.values())
+    fig = _layout(fig, f"{study.rules.name}: final scores by strategy ({games:,} seeded games)",
+                  f"final score (points, bins of {bin_width})", "probability per point",
+                  barmode="overlay")
+    fig.update_xaxes(range=[0, top + bin_width])
+    return fig
+
+
+def box_bars_figure(study: Study, reference: str = "optimal"):
+    """Average points of every box and bonus, the reference strategy beside each other one."""
+    table = study.table()
+    columns = _study_columns(table)
+    order = [reference] + [n for n in table.index if n != reference] if reference in table.index \
+        else list(table.index)
+    fig = go.Figure([go.Bar(x=columns, y=table.loc[name, columns].round(2), name=name)
+                     for name in order])
+    return _layout(fig, f"{study.rules.name}: average points per box, {reference} vs the others",
+                   "box", "average points per game", barmode="group")
+
+
+def gap_figure(study: Study, reference: str = "optimal"):
+    """Per-box points each strategy loses (or gains) against the reference strategy."""
+    table = study.table()
+    columns = _study_columns(table)
+    others = [n for n in table.index if n != reference]
+    fig = go.Figure([go.Bar(x=columns, y=(table.loc[n, columns] - table.loc[reference, columns])
+                            .round(2), name=n) for n in others])
+    return _layout(fig, f"{study.rules.name}: points per box against {reference}",
+                   "box", f"average points minus {reference}'s (points per game)",
+                   barmode="group")

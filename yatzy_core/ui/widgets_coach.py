@@ -17,10 +17,13 @@ import html
 import ipywidgets as W
 from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 
-from .advisor import Advice
-from .coach import Decision, Game, bonus_points
-from .rules import rule_names
-from .widgets import advice_table, classed, solution_for
+from ..advisor import Advice
+from ..coach import Decision, Game
+from ..rules import get_rules, rule_names
+from ..solutions import solution_for
+from .widgets import advice_table, classed
+
+__all__ = ["CoachApp", "decision_html"]
 
 HELD_STYLE = "warning"   # the colour of a held die
 
@@ -61,6 +64,8 @@ class CoachApp(HasTraits):
         self.rules = self.rules if rules is None else rules
         self.seed = self.seed if seed == "same" else seed
         self.game = Game(self.rules, seed=self.seed, dice=dice, solution=solution_for(self.rules))
+        if len(self.dice_w) != self.game.rules.n_dice:
+            self._build_dice(self.game.rules.n_dice)
         self.feedback = ""
         return self._after_move()
 
@@ -140,9 +145,8 @@ class CoachApp(HasTraits):
                                      layout=W.Layout(width="180px")), "yc-coach-seed")
         self.new_w = classed(W.Button(description="New game", icon="refresh"), "yc-coach-new")
         self.status_w = classed(W.HTML(), "yc-coach-status")
-        self.dice_w = [classed(W.ToggleButton(description="1", tooltip="click to hold this die",
-                                              layout=W.Layout(width="44px", height="44px")),
-                               "yc-die", f"yc-coach-die-{i}") for i in range(5)]
+        self.dice_w: list[W.ToggleButton] = []     # one per die of the rules: `_build_dice`
+        self.dice_box = W.HBox()
         self.roll_w = classed(W.Button(description="Reroll the others", icon="dice"), "yc-coach-roll")
         self.card_w = classed(W.HBox(layout=W.Layout(flex_flow="row wrap")), "yc-coach-card")
         self.card_head = classed(W.HTML(), "yc-coach-card-head")
@@ -154,15 +158,24 @@ class CoachApp(HasTraits):
         self.history_w = classed(W.HTML(), "yc-coach-history")
         self.widget = classed(W.VBox([
             W.HBox([self.rules_w, self.seed_w, self.new_w]), self.status_w,
-            W.HBox(self.dice_w + [self.roll_w]),
+            W.HBox([self.dice_box, self.roll_w]),
             self.card_head, self.card_w,
             self.feedback_w, self.show_w, self.advice_w, self.summary_w, self.history_w, self.out]),
             "yc-coach")
         self.new_w.on_click(capture(lambda _: self._on_new()))
         self.roll_w.on_click(capture(lambda _: self.roll()))
         self.show_w.observe(capture(lambda ch: self._syncing or self.update(show_advice=ch["new"])), "value")
+        self._build_dice(get_rules(self.rules).n_dice)
+
+    def _build_dice(self, n: int) -> None:
+        """One toggle button per die of the rules; clicking one holds it."""
+        capture = self.out.capture()
+        self.dice_w = [classed(W.ToggleButton(description="1", tooltip="click to hold this die",
+                                              layout=W.Layout(width="44px", height="44px")),
+                               "yc-die", f"yc-coach-die-{i}") for i in range(n)]
         for i, button in enumerate(self.dice_w):
             button.observe(capture(lambda ch, i=i: self._syncing or self.toggle_hold(i, ch["new"])), "value")
+        self.dice_box.children = self.dice_w
 
     def _on_new(self) -> None:
         try:
@@ -189,7 +202,7 @@ class CoachApp(HasTraits):
                 button.description, button.disabled, button.button_style = \
                     f"{name} = {game.scores[name]}", True, "info"
             else:
-                bonus = bonus_points(game.position, name) if name in allowed else 0
+                bonus = int(game.position.scored(name).bonus) if name in allowed else 0
                 extra = f" + {bonus} bonus" if bonus else ""
                 button.description = (f"{name}: {allowed[name] - bonus}{extra}" if name in allowed
                                       else f"{name}: –")

@@ -18,17 +18,27 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from .play import Strategy, contains, fill, reroll
+from .play import MAX_GAMES, Strategy, contains, fill, reroll
 from .rules import Rules, get_rules
-from .strategies import make_player
+from .players import make_player
+
+__all__ = ["simulate", "summary", "play_batch"]
 
 BONUS_COLUMNS = ("upper_bonus", "yahtzee_bonus", "total")
 
 
-def _check_count(games) -> int:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+def _check_count(games, name: str = "games") -> int:
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, got {type(games).__name__}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"{name} must be a whole number 1..{MAX_GAMES:,} (each game's card is kept in memory), "
+                         f"got {games}")
     return int(games)
+
+
+def _check_seed(seed) -> None:
+    if isinstance(seed, bool) or isinstance(seed, (int, np.integer)) and seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
 
 
 def play_batch(player: Strategy, games: int, rng: np.random.Generator, bar=None) -> np.ndarray:
@@ -54,7 +64,7 @@ def play_batch(player: Strategy, games: int, rng: np.random.Generator, bar=None)
         card[games_, boxes] = scored.box_points
         card[:, -2] += scored.upper_bonus
         card[:, -1] += scored.yahtzee_bonus
-        states = scored.states
+        states = scored.next_state
         if bar is not None:
             bar.update(games)
     return card
@@ -71,8 +81,9 @@ def simulate(rules: str | Rules, strategy="optimal", games: int = 10_000, seed: 
     """
     rules = get_rules(rules)
     games = _check_count(games)
+    _check_seed(seed)
     player = make_player(strategy, rules, **options)
-    batch = _check_count(batch or getattr(player, "batch", games))
+    batch = _check_count(batch or getattr(player, "batch", games), "batch")
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     parts = []

@@ -1,0 +1,59 @@
+"""`yatzy distribution`: its figures are the ScoreDistribution's, and bad input is one line, exit 2."""
+import json
+
+import numpy as np
+import pytest
+
+from yatzy_core.cli import main
+from yatzy_core.distribution import optimal_play
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture(scope="module")
+def play():
+    return optimal_play("yahtzee-no-bonus", progress=False)
+
+
+def test_json_is_the_distribution(capsys, play):
+    status, out, err = run(capsys, "distribution", "--rules", "yahtzee-no-bonus", "--json")
+    assert status == 0 and err == ""
+    got, d = json.loads(out), play.distribution
+    assert got["rules"] == "yahtzee-no-bonus"
+    assert got["mean"] == pytest.approx(245.870774514, abs=1e-9) == d.mean
+    assert got["std"] == pytest.approx(39.8201, abs=1e-4) and got["std"] == d.std
+    assert got["quantiles"] == {f"{100 * q:g}": d.quantile(q) for q in (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)}
+    assert got["p_at_least"] == {str(x): d.p_at_least(x) for x in (150, 200, 250, 300, 350)}
+    assert got["p_upper_bonus"] == play.bonus_probabilities["upper_bonus"]
+    assert got["n_of_a_kind_box"] == "yahtzee"
+    assert got["p_n_of_a_kind"] == pytest.approx(15.8938 / 50, abs=1e-5)
+    assert np.array_equal(got["pmf"], d.probabilities)
+
+
+def test_text(capsys, play):
+    status, out, _ = run(capsys, "distribution", "--rules", "yahtzee-no-bonus")
+    d = play.distribution
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 6
+    assert lines[0] == "yahtzee-no-bonus: final score under optimal play (exact)"
+    assert lines[1] == f"mean {d.mean:.4f}, std {d.std:.4f}" == "mean 245.8708, std 39.8201"
+    assert lines[2] == "quantiles: " + ", ".join(
+        f"{q}% {d.quantile(q / 100)}" for q in (1, 5, 25, 50, 75, 95, 99))
+    assert lines[3].startswith(f"P(total >= T): 150 {d.p_at_least(150):.6f}, 200 ")
+    assert lines[4] == f"P(upper bonus): {play.bonus_probabilities['upper_bonus']:.6f}"
+    assert lines[5] == f"P(yahtzee box scores): {play.bonus_probabilities['n_of_a_kind']:.6f}"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rules", "nope"], "argument --rules: unknown rules 'nope'"),
+    (["--rules", "yatzy", "--rules-file", "x.toml"], "argument --rules-file: not allowed with argument --rules"),
+    (["--rules-file", "/no/such/rules.toml"], "cannot read the rule file"),
+    (["--json", "--top", "3"], "unrecognized arguments: --top 3"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    status, out, err = run(capsys, "distribution", *argv)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err

@@ -1,0 +1,154 @@
+"""Argument types of the `yatzy` command: each checks one flag before any work and names it.
+
+argparse turns an `ArgumentTypeError` into `argument --flag: message`, so every malformed value
+ends in one line that says which flag is wrong; echoed input is shortened (`short`).
+
+>>> whole(1, 10)("7"), short("x" * 100, 12)
+(7, 'xxxxxxxxxxx…')
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from argparse import ArgumentTypeError
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "short", "text", "whole", "rules_argument", "rules_name", "strategy_name", "strategy_list",
+    "flag", "OutputFile"]
+
+MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names, paths)
+MAX_LINE = 300      # longest error line the command prints
+
+
+def short(text, limit: int = 40) -> str:
+    """`text` on one line, cut to `limit` characters with an ellipsis."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def text(value: str) -> str:
+    """Any text flag: at most MAX_TEXT characters."""
+    if len(value) > MAX_TEXT:
+        raise ArgumentTypeError(f"too long ({len(value):,} characters, at most {MAX_TEXT}): "
+                                f"{short(value)!r}")
+    return value
+
+
+def whole(lo: int | None = None, hi: int | None = None, why: str = ""):
+    """A type for a whole-number flag in lo..hi (None: no limit that side); `why` explains hi."""
+    def convert(value: str) -> int:
+        try:
+            n = int(text(value))
+        except ValueError:
+            raise ArgumentTypeError(f"invalid int value: {short(value)!r}") from None
+        if lo is not None and n < lo:
+            raise ArgumentTypeError(f"must be at least {lo}, got {short(n)}")
+        if hi is not None and n > hi:
+            raise ArgumentTypeError(f"must be at most {hi:,}{why}, got {short(n)}")
+        return n
+    convert.__name__ = "whole number"
+    return convert
+
+
+MAX_THETA = 0.4    # exp(theta * points) stays finite in float64 for every rule set's points
+
+
+def theta(value: str) -> float:
+    """A risk appetite: a finite number other than 0, at most MAX_THETA either side."""
+    try:
+        x = float(text(value))
+    except ValueError:
+        raise ArgumentTypeError(f"invalid number: {short(value)!r}") from None
+    if not (x == x and abs(x) <= MAX_THETA) or x == 0:
+        raise ArgumentTypeError(f"must be a number other than 0 between -{MAX_THETA} and {MAX_THETA} "
+                                f"(0 is the mean: leave --risk out), got {short(value)}")
+    return x
+
+
+def rules_argument(parser) -> None:
+    """The --rules / --rules-file flags every subcommand shares."""
+    from .rules import rule_names
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--rules", default="yahtzee", metavar="NAME", type=rules_name,
+                       help=f"rule set: {', '.join(rule_names(include_new=True))} (default: yahtzee)")
+    group.add_argument("--rules-file", metavar="FILE", type=text,
+                       help="a rule file (TOML) instead of --rules")
+
+
+def rules_name(value: str) -> str:
+    """A rule set `get_rules` knows (checked now; the name is passed on as given)."""
+    from .rules import get_rules
+    try:
+        get_rules(text(value))
+    except ValueError as err:
+        raise ArgumentTypeError(str(err)) from None
+    return value
+
+
+def strategy_name(value: str) -> str:
+    from .players import get_strategy
+    try:
+        get_strategy(text(value))
+    except ValueError as err:
+        raise ArgumentTypeError(str(err)) from None
+    return value
+
+
+def strategy_list(value: str) -> list[str]:
+    """Comma-separated strategy names, each known."""
+    names = [n.strip() for n in text(value).split(",") if n.strip()]
+    if not names:
+        raise ArgumentTypeError("name at least one strategy")
+    return [strategy_name(n) for n in names]
+
+
+@contextmanager
+def flag(name: str):
+    """Report a ValueError/TypeError raised inside as `argument NAME: ...` (the flag at fault)."""
+    try:
+        yield
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"argument {name}: {err}") from None
+
+
+# ---- an output file, checked before the work and never overwritten unasked ----------------------
+
+@dataclass
+class OutputFile:
+    """A file to write after long work: its folder is proven writable first (a temporary file is
+    made there now), an existing file is refused unless `force`, and the result is moved into
+    place at the end, so neither the work nor a file that was there is lost."""
+
+    path: Path
+    force: bool
+    tmp: Path
+
+    @classmethod
+    def open(cls, path: str, force: bool, name: str = "--csv") -> "OutputFile":
+        target = Path(path)
+        if target.is_dir():
+            raise ValueError(f"argument {name}: {short(path)} is a folder")
+        if target.exists() and not force:
+            raise ValueError(f"argument {name}: {short(path)} exists; pass --force to overwrite it")
+        try:
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f"{target.name}.", suffix=".partial")
+        except OSError as err:
+            raise ValueError(f"argument {name}: cannot write in {short(target.parent)!s} "
+                             f"({err.strerror or err})") from None
+        os.close(fd)
+        return cls(target, force, Path(tmp))
+
+    def commit(self) -> None:
+        """Move the written temporary file into place (os.link refuses a file that appeared)."""
+        if self.force:
+            os.replace(self.tmp, self.path)
+            return
+        os.link(self.tmp, self.path)
+        os.unlink(self.tmp)
+
+    def discard(self) -> None:
+        if self.tmp.exists():
+            self.tmp.unlink()

@@ -1,0 +1,157 @@
+"""Advice and play for other goals than the mean: reach a total, beat a score, a risk appetite.
+
+The choices come from the turn engine (`turn.evaluate`) with the objective `AtLeast` over a
+target table (`targets.py`) or `ExpUtility` over the risk values, so the tie rule is the one
+of every other choice in the package. A late position needs no whole table: with no table
+cached only the subgame of its open boxes is solved, up to the points still needed.
+
+>>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
+...                   upper_total=63, dice="11111", rolls_left=0)
+>>> [(a.label, a.probability) for a in goal_advice(p, points=200, goal=205)]
+[('score chance', 1.0)]
+>>> q = Position.make(p.rules, used=p.used, upper_total=63, dice="12346", rolls_left=1)
+>>> [(a.label, round(a.probability, 4)) for a in goal_advice(q, points=200, goal=224)[:2]]
+[('keep 4 6', 0.162), ('keep 6', 0.159)]
+>>> round(35 / 216, 4)                      # keep 4 6: three dice must make 14 or more
+0.162
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .advisor import Position, choice_dict, choice_label
+from .cache import cache_path, read_trusted  # noqa: F401 (read_trusted: the cache probe)
+from .dice import dice_of
+from .rules import get_rules  # noqa: F401 (the doctest)
+from .targets import N_MAX, Targets, certainty_equivalent, solve_risk, solve_targets, target_table
+from .turn import AtLeast, ExpUtility, box_values, evaluate, ranked
+
+__all__ = ["GoalAdvice", "goal_advice", "risk_advice", "targets_for", "play_to_target",
+           "second_player"]
+
+
+@dataclass(frozen=True)
+class GoalAdvice:
+    """One choice with its value for the goal: P(reaching it), or a certainty equivalent."""
+
+    action: str
+    keep: tuple[int, ...] | None
+    box: str | None
+    probability: float | None = None
+    certainty_equivalent: float | None = None
+
+    @property
+    def label(self) -> str:
+        return choice_label(self.action, self.keep, self.box)
+
+    def to_dict(self) -> dict:
+        value = ({"probability": self.probability} if self.probability is not None
+                 else {"certainty_equivalent": round(self.certainty_equivalent, 4)})
+        return {**choice_dict(self.action, self.keep, self.box), **value}
+
+
+EXACT_OPEN = 6   # with this many boxes open or fewer the subgame is solved exactly (float64)
+
+
+def targets_for(position: Position, need: int) -> Targets:
+    """A table that answers `need` points from this position. With EXACT_OPEN boxes open or
+    fewer: the subgame of the open boxes up to `need`, in float64 (a fraction of a second). Else
+    the cached whole table (float32: choices closer than about 1e-7 may swap) when there is a
+    trustworthy one, else that subgame too."""
+    rules = position.rules
+    n_max = N_MAX.get(rules.name)
+    late = rules.n_boxes - len(position.used) <= EXACT_OPEN
+    if (not late and n_max is not None and need <= n_max
+            and cache_path(rules, f"targets-{n_max}-float32").exists()):
+        return target_table(rules, n_max)
+    return solve_targets(rules, need, within=position.mask)
+
+
+def _options(position: Position, turn, pick) -> list[tuple[str, tuple | None, str | None, float]]:
+    """(action, keep, box, value) of every choice, `pick` choosing the component."""
+    rules = position.rules
+    if position.rolls_left == 0:
+        values = pick(turn.final[:, position.roll, 0])
+        return [("box", None, name, float(v)) for name, v in zip(rules.box_names, values) if np.isfinite(v)]
+    keep = pick(turn.keepers[position.rolls_left - 1][:, 0])
+    k, starts = rules.dice.preferred_pairs
+    return [("keep", dice_of(rules.dice.keepers[i]), None, float(keep[i]))
+            for i in k[starts[position.roll]:starts[position.roll + 1]]]
+
+
+def goal_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[GoalAdvice]:
+    """Every choice, best first, with its exact P(final total >= goal) from a card holding
+    `points` (bonuses included). Choices within TIE keep the turn engine's order."""
+    for name, v in (("points", points), ("goal", goal)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
+    if points < position.upper_total:
+        raise ValueError(f"points {points} is less than the upper total {position.upper_total}")
+    need = max(goal - points, 0)
+    targets = targets_for(position, need) if targets is None else targets
+    space = targets.space
+    turn = evaluate(space, box_values(space, targets, np.array([position.state(space)]),
+                                      AtLeast(targets.n_max + 1)), choose=False)
+    options = _options(position, turn, lambda a: a[..., min(need, targets.n_max)])
+    order = ranked([o[3] for o in options], range(len(options)))
+    return [GoalAdvice(*options[i][:3], probability=options[i][3]) for i in order]
+
+
+def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[GoalAdvice]:
+    """Every choice, best first, by its certainty equivalent (points still to come) under
+    E[exp(theta * points)]: theta < 0 cautious, > 0 bold."""
+    if isinstance(theta, bool) or not isinstance(theta, (int, float)) or not np.isfinite(theta) or theta == 0:
+        raise ValueError(f"theta must be a finite number other than 0, got {theta!r}")
+    from .states import StateSpace
+    space = StateSpace(position.rules)
+    utilities = solve_risk(position.rules, [theta], within=position.mask)[:, 0] if utilities is None else utilities
+    turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
+                                      ExpUtility(theta)), choose=False)
+    options = _options(position, turn, lambda a: a)
+    order = ranked([o[3] for o in options], range(len(options)))
+    return [GoalAdvice(*options[i][:3], certainty_equivalent=float(certainty_equivalent(options[i][3], theta)))
+            for i in order]
+
+
+def play_to_target(targets: Targets, goal: int, rng: np.random.Generator) -> int:
+    """One game played to reach `goal` (the target policy, choices by `goal_advice`): its final total."""
+    rules = targets.rules
+    position = Position.make(rules, dice=_roll(rules, rng))
+    points = 0
+    while True:
+        best = goal_advice(position, points, goal, targets)[0]
+        if best.action == "keep":
+            position = position.keep(best.keep, rng=rng)
+            continue
+        points += position.points(best.box)
+        position = position.score(best.box, rng=rng)
+        if position is None:
+            return points
+
+
+def _roll(rules, rng) -> tuple[int, ...]:
+    return tuple(sorted(int(d) for d in rng.integers(1, rules.faces + 1, size=rules.n_dice)))
+
+
+def second_player(first: np.ndarray, targets: Targets | None, second: np.ndarray | None = None) -> dict[str, float]:
+    """Two players one after the other; the first's final total has distribution `first`
+    (P(score = x) for x = 0, 1, ...). The second either plays max-mean with distribution
+    `second` (independent), or, given `targets`, plays to beat the known score S, winning with
+    V(start, S + 1). Returns P(second wins), P(tie) and P(first wins) where known.
+
+    >>> second_player(np.array([0.5, 0.5]), None, np.array([0.25, 0.75]))
+    {'second wins': 0.375, 'tie': 0.5, 'first wins': 0.125}
+    """
+    first = np.asarray(first, dtype=np.float64)
+    if targets is None:
+        second = np.asarray(second, dtype=np.float64)
+        cdf = np.cumsum(second)                                     # P(second <= x)
+        at = lambda x: cdf[min(x, len(cdf) - 1)]                    # noqa: E731
+        win = sum(p * (1 - at(x)) for x, p in enumerate(first))
+        tie = sum(p * second[x] for x, p in enumerate(first) if x < len(second))
+        return {"second wins": float(win), "tie": float(tie), "first wins": float(1 - win - tie)}
+    start = targets.vector(targets.space.index(0, 0, 0))
+    win = sum(p * (start[x + 1] if x + 1 <= targets.n_max else 0.0) for x, p in enumerate(first))
+    return {"second wins": float(win)}

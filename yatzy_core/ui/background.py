@@ -1,0 +1,87 @@
+"""Work that a newer request supersedes: one worker thread, and only the newest request counts.
+
+A widget that re-solves on every change must not queue a solve per slider move. `Latest` runs
+jobs one at a time on a worker thread. A job submitted while another runs replaces any job still
+waiting, and the running job learns it is stale at its next `checkpoint()`, which raises
+`Superseded` (the solver calls its progress bar between layers, so a solve stops there; the
+compiled kernel itself is never interrupted mid-layer). A stale job's result is never delivered.
+
+>>> done = []
+>>> latest = Latest(on_error=print)
+>>> latest.submit(lambda checkpoint: done.append(1))
+>>> latest.wait(), done, latest.superseded
+(True, [1], 0)
+"""
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+__all__ = ["Latest", "Superseded"]
+
+Job = Callable[[Callable[[], None]], None]   # called with its checkpoint
+
+
+class Superseded(Exception):
+    """Raised at a checkpoint of a job that a newer submission has replaced."""
+
+
+class Latest:
+    """Runs the newest submitted job on one worker thread; older ones are dropped or stopped."""
+
+    def __init__(self, on_error: Callable[[BaseException], None]):
+        self.on_error = on_error            # called (on the worker) with a job's exception
+        self.superseded = 0                 # jobs stopped at a checkpoint or never started
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._waiting: tuple[int, Job] | None = None
+        self._worker: threading.Thread | None = None
+
+    def submit(self, job: Job) -> None:
+        """Run `job(checkpoint)` soon on the worker, replacing whatever has not finished."""
+        with self._lock:
+            self._generation += 1
+            if self._waiting is not None:
+                self.superseded += 1
+            self._waiting = (self._generation, job)
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="yatzy-latest", daemon=True)
+                self._worker.start()
+
+    def checkpoint_for(self, generation: int) -> Callable[[], None]:
+        def checkpoint() -> None:
+            if self._generation != generation:
+                raise Superseded
+        return checkpoint
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                if self._waiting is None:
+                    self._worker = None
+                    return
+                generation, job = self._waiting
+                self._waiting = None
+            try:
+                job(self.checkpoint_for(generation))
+            except Superseded:
+                with self._lock:
+                    self.superseded += 1
+            except Exception as err:   # noqa: BLE001 - shown to the user by on_error
+                self.on_error(err)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until every submitted job has finished or been superseded; False on timeout."""
+        while True:                      # a job finishing may hand over to a new worker
+            with self._lock:
+                worker = self._worker
+            if worker is None:
+                return True
+            worker.join(timeout)
+            if worker.is_alive():
+                return False
+
+    @property
+    def busy(self) -> bool:
+        with self._lock:
+            return self._worker is not None
