@@ -1,4 +1,13 @@
+import os
+
 import pytest
+from hypothesis import settings
+
+# CI replays the same examples every run (a red CI must be reproducible); run with
+# HYPOTHESIS_PROFILE=explore to search fresh random examples, many more of them.
+settings.register_profile("ci", derandomize=True)
+settings.register_profile("explore", derandomize=False, max_examples=2000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 from yatzy_core.cache import get_solution
 

@@ -34,7 +34,8 @@ TINY = Rules("tiny", tuple(Box(name, upper(f), face=f, max_score=3 * f)
                           for f, name in enumerate(("ones", "twos", "threes"), 1))
              + (Box("chance", total, max_score=18),),
              upper_bonus_threshold=6, upper_bonus=10, n_dice=3)
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=60 if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "ci" else 2000,
+                deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.fixture(scope="module")
@@ -285,6 +286,8 @@ SIMULATE = ["simulate", "--rules", "yahtzee-no-bonus", "--strategy", "random", "
     (SIMULATE + ["--games", "10^15"], "--games"),
     (SIMULATE + ["--games", str(MAX_GAMES + 1)], "--games"),
     (SIMULATE + ["--seed", "-1"], "--seed"),
+    (SIMULATE + ["--games=--"], "--games"),     # argparse alone would pass an empty list
+    (ADVISE + ["--dice=--"], "--dice"),
     (SIMULATE + ["--strategy", "perfect"], "--strategy"),
     (SIMULATE + ["--rules", "../x"], "--rules"),
     (["study", "--slow-games", "0"], "--slow-games"),

@@ -194,6 +194,13 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(2, short(f"{PROG}: error: {message} (see: {self.prog} --help)", MAX_LINE) + "\n")
 
+    def _get_values(self, action, arg_strings):
+        # Python 3.11's argparse drops a lone "--" value, so `--games=--` would reach the command
+        # as an empty list instead of being refused as a missing value.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+        return super()._get_values(action, arg_strings)
+
 
 def _warning_line(message, category, *_args, **_kwargs) -> None:
     print(short(f"{PROG}: warning: {message}", MAX_LINE), file=sys.stderr)
