@@ -123,6 +123,22 @@ def test_get_solution_heals_a_damaged_file_with_one_warning(tiny, private_cache,
     assert np.array_equal(load(path, TINY).values, tiny.values)          # healed on disk
 
 
+def test_a_table_of_another_state_layout_is_never_read(tiny, private_cache):
+    """Older code stored other states: same rules, same count, so only the layout digest tells."""
+    path = cache.cache_path(TINY)
+    keep = tiny.space.reachable
+    shuffled = np.roll(tiny.values[keep], 1)         # the same numbers over other states
+    cache.write_trusted(path, TINY, shuffled, cache.FORMAT, seconds=0.0, layout="0" * 64)
+    with pytest.raises(CacheError, match="another set of states"):
+        load(path, TINY)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        again = get_solution(TINY, progress=False)
+    assert len(cache_warnings(record)) == 1 and "computed again" in cache_warnings(record)[0]
+    assert np.array_equal(again.values, tiny.values)
+    assert np.array_equal(load(path, TINY).values, tiny.values)
+
+
 # ---- places that cannot be written: the answer stands, one warning line ------------------------
 
 def _fail(errno_, text):

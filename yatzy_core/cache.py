@@ -30,13 +30,13 @@ from .rules import Rules, get_rules
 from .solver import Solution, solve
 from .states import StateSpace
 
-FORMAT = 4          # fingerprint-keyed; values, then second moments when the solution has them
+FORMAT = 5          # fingerprint-keyed, layout-checked; values, then second moments if present
 NAME_CHARS = 40     # a file name keeps at most this many characters of the rules' name
 FINGERPRINT_CHARS = 16
 T = TypeVar("T")
 
 __all__ = ["CacheError", "CacheWarning", "cache_dir", "cache_path", "rules_fingerprint",
-           "safe_name", "write_trusted", "read_trusted", "save", "load", "cached", "get_solution"]
+           "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "get_solution"]
 
 
 class CacheError(ValueError):
@@ -105,6 +105,16 @@ def cache_path(rules: str | Rules, kind: str = "") -> Path:
 
 # ---- trusted files ------------------------------------------------------------------------------
 
+def layout_digest(space: StateSpace) -> str:
+    """sha256 (hex) of which states are stored: a table saved under another reachability rule
+    (another version of the code) is refused, never read into the wrong states.
+
+    >>> layout_digest(StateSpace(get_rules("yatzy")))[:12]
+    'aec9226b70c4'
+    """
+    return hashlib.sha256(np.packbits(space.reachable).tobytes()).hexdigest()
+
+
 def _checksum(numbers: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(numbers, dtype="<f8").tobytes()).hexdigest()
 
@@ -142,10 +152,11 @@ def _decode(path: Path) -> dict[str, np.ndarray]:
         return {k: data[k] for k in data.files}
 
 
-def read_trusted(path: str | Path, rules: str | Rules, fmt: int) -> dict[str, np.ndarray]:
+def read_trusted(path: str | Path, rules: str | Rules, fmt: int,
+                 layout: str | None = None) -> dict[str, np.ndarray]:
     """Every field of a file written by `write_trusted`; CacheError unless it decodes and the
-    rules (name and fingerprint), package version, format and checksum all match. A missing
-    file is a FileNotFoundError."""
+    rules (name and fingerprint), package version, format, checksum and (when given) the state
+    layout digest all match. A missing file is a FileNotFoundError."""
     rules = get_rules(rules)
     try:
         fields = _decode(Path(path))
@@ -165,6 +176,8 @@ def read_trusted(path: str | Path, rules: str | Rules, fmt: int) -> dict[str, np
         raise CacheError(f"{path} holds other rules under the name {rules.name!r}")
     if numbers.ndim != 1 or _checksum(numbers) != checksum:
         raise CacheError(f"{path} is damaged (checksum mismatch)")
+    if layout is not None and str(fields.get("layout", "")) != layout:
+        raise CacheError(f"{path} stores another set of states (written by other code)")
     fields["numbers"] = numbers
     return fields
 
@@ -176,16 +189,17 @@ def save(solution: Solution, path: str | Path) -> Path:
     keep = solution.space.reachable
     second = solution.second[keep] if solution.second is not None else np.zeros(0)
     numbers = np.concatenate([solution.values[keep], second])
-    return write_trusted(path, solution.rules, numbers, FORMAT, seconds=solution.seconds)
+    return write_trusted(path, solution.rules, numbers, FORMAT, seconds=solution.seconds,
+                         layout=layout_digest(solution.space))
 
 
 def load(path: str | Path, rules: str | Rules) -> Solution:
     """Read a saved solution (with or without second moments); CacheError if it is damaged or
     belongs to other rules/versions."""
     rules = get_rules(rules)
-    fields = read_trusted(path, rules, FORMAT)
-    reachable = fields["numbers"]
     space = StateSpace(rules)
+    fields = read_trusted(path, rules, FORMAT, layout_digest(space))
+    reachable = fields["numbers"]
     n = int(space.reachable.sum())
     if reachable.shape not in ((n,), (2 * n,)):
         raise CacheError(f"{path} is damaged (holds {reachable.shape} numbers for {n} states)")

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cache import CacheError, cache_path, cached, read_trusted, write_trusted
+from .cache import CacheError, cache_path, cached, layout_digest, read_trusted, write_trusted
 from .kernel import Tables, _vectorizing, tables
 from .rules import Rules, get_rules
 from .states import StateSpace
@@ -36,7 +36,7 @@ from .target_kernel import CHUNK, solve_states
 __all__ = ["N_MAX", "Targets", "bands", "solve_targets", "target_table", "solve_risk",
            "certainty_equivalent"]
 
-FORMAT = 1
+FORMAT = 2
 N_MAX = {"yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374}   # default caps (n_max)
 
 
@@ -173,11 +173,12 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
 
 def _save(targets: Targets, path) -> None:
     write_trusted(path, targets.rules, targets.data, FORMAT, seconds=targets.seconds,
-                  n_max=targets.n_max, dtype=str(targets.data.dtype))
+                  n_max=targets.n_max, dtype=str(targets.data.dtype),
+                  layout=layout_digest(StateSpace(targets.rules)))
 
 
 def _load(path, rules: Rules, n_max: int) -> Targets:
-    fields = read_trusted(path, rules, FORMAT)
+    fields = read_trusted(path, rules, FORMAT, layout_digest(StateSpace(rules)))
     if int(fields["n_max"]) != n_max:
         raise CacheError(f"{path} holds targets up to {int(fields['n_max'])}, not {n_max}")
     layers, band, offset, used = _layout(StateSpace(rules), n_max, 0)
