@@ -13,7 +13,9 @@ from yatzy_core.distribution import score_distribution
 from yatzy_core.goals import play_to_target, second_player
 from yatzy_core.rules import get_rules
 from yatzy_core.states import StateSpace
-from yatzy_core.targets import bands, certainty_equivalent, solve_risk, solve_targets
+from yatzy_core import targets as targets_module
+from yatzy_core.cache import cache_path
+from yatzy_core.targets import bands, certainty_equivalent, risk_table, solve_risk, solve_targets
 from yatzy_core.turn import MEAN, AtLeast, ExpUtility, turn_values
 
 N = 45   # past TINY's most points (2 + 4 + 10 + 12 + bonus 10 = 38)
@@ -102,6 +104,18 @@ def test_a_tiny_theta_gives_back_the_mean():
     assert ce[2] > mean > ce[3]               # bold above the mean, cautious below
     with pytest.raises(ValueError, match="theta"):
         solve_risk(TINY, [0.0])
+
+
+def test_risk_tables_are_cached_per_theta(tmp_path, monkeypatch):
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    want = solve_risk(TINY, [-0.2])[:, 0]
+    assert np.array_equal(risk_table(TINY, -0.2), want)
+    assert cache_path(TINY, "risk-n0.2").exists() and not cache_path(TINY, "risk-p0.2").exists()
+    monkeypatch.setattr(targets_module, "solve_risk", lambda *a, **k: pytest.fail("solved again"))
+    assert np.array_equal(risk_table(TINY, -0.2), want)                  # read back, not solved
+    for bad in (0, float("nan"), True, "0.1"):
+        with pytest.raises(ValueError, match="theta"):
+            risk_table(TINY, bad)
 
 
 def test_the_target_policy_beats_max_mean_at_every_target(tiny):

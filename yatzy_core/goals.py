@@ -25,7 +25,9 @@ from .advisor import Position, choice_dict, choice_label
 from .cache import cache_path, read_trusted  # noqa: F401 (read_trusted: the cache probe)
 from .dice import dice_of
 from .rules import get_rules  # noqa: F401 (the doctest)
-from .targets import N_MAX, Targets, certainty_equivalent, solve_risk, solve_targets, target_table
+from .states import StateSpace
+from .targets import (N_MAX, Targets, certainty_equivalent, check_theta, risk_table, solve_risk,
+                      solve_targets, target_table)
 from .turn import AtLeast, ExpUtility, box_values, evaluate, ranked
 
 __all__ = ["GoalAdvice", "goal_advice", "risk_advice", "targets_for", "play_to_target",
@@ -102,11 +104,12 @@ def goal_advice(position: Position, points: int, goal: int, targets: Targets | N
 def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[GoalAdvice]:
     """Every choice, best first, by its certainty equivalent (points still to come) under
     E[exp(theta * points)]: theta < 0 cautious, > 0 bold."""
-    if isinstance(theta, bool) or not isinstance(theta, (int, float)) or not np.isfinite(theta) or theta == 0:
-        raise ValueError(f"theta must be a finite number other than 0, got {theta!r}")
-    from .states import StateSpace
+    theta = check_theta(theta)
     space = StateSpace(position.rules)
-    utilities = solve_risk(position.rules, [theta], within=position.mask)[:, 0] if utilities is None else utilities
+    if utilities is None:   # late: the subgame of the open boxes; early: the cached whole table
+        late = position.rules.n_boxes - len(position.used) <= EXACT_OPEN
+        utilities = (solve_risk(position.rules, [theta], within=position.mask)[:, 0] if late
+                     else risk_table(position.rules, theta))
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
     options = _options(position, turn, lambda a: a)

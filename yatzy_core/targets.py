@@ -34,7 +34,7 @@ from .states import StateSpace
 from .target_kernel import CHUNK, solve_states
 
 __all__ = ["N_MAX", "Targets", "bands", "solve_targets", "target_table", "solve_risk",
-           "certainty_equivalent"]
+           "risk_table", "check_theta", "certainty_equivalent"]
 
 FORMAT = 2
 N_MAX = {"yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374}   # default caps (n_max)
@@ -227,6 +227,43 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
         _run(t, space, distinct, data, offset, band, 0, True, weight)
         data.reshape(space.size, -1)[layer] = data.reshape(space.size, -1)[reps]
     return data.reshape(space.size, -1)[:, :n_thetas]
+
+
+def check_theta(theta) -> float:
+    """theta as a float; ValueError naming it unless it is a finite number other than 0."""
+    if isinstance(theta, bool) or not isinstance(theta, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(theta) or theta == 0:
+        raise ValueError(f"theta must be a finite number other than 0 (0 is the mean), got {theta!r}")
+    return float(theta)
+
+
+def _risk_kind(theta: float) -> str:
+    """The cache-file kind of one theta: sign as a letter, since '-' and '+' both become '-'."""
+    return f"risk-{'n' if theta < 0 else 'p'}{abs(theta):.12g}"
+
+
+def risk_table(rules: str | Rules, theta: float, use_cache: bool = True) -> np.ndarray:
+    """(space.size,) utilities of every state for one theta (`solve_risk`), from the cache when a
+    trustworthy file is there: a whole game costs seconds per theta, a cached table a read.
+
+    >>> _risk_kind(-0.05), _risk_kind(0.05)
+    ('risk-n0.05', 'risk-p0.05')
+    """
+    rules, theta = get_rules(rules), check_theta(theta)
+    make = lambda: solve_risk(rules, [theta])[:, 0]  # noqa: E731
+    if not use_cache:
+        return make()
+    space = StateSpace(rules)
+
+    def load(path):
+        fields = read_trusted(path, rules, FORMAT, layout_digest(space))
+        if float(fields["theta"]) != theta or fields["numbers"].shape != (space.size,):
+            raise CacheError(f"{path} holds another theta or size")
+        return fields["numbers"]
+
+    def save(utilities, path):
+        write_trusted(path, rules, utilities, FORMAT, theta=theta, layout=layout_digest(space))
+    return cached(cache_path(rules, _risk_kind(theta)), load, make, save)
 
 
 def certainty_equivalent(utility, theta) -> np.ndarray:
