@@ -39,6 +39,7 @@ LAYERS = [
     ["cli_args"],
     ["cli_study", "cli_distribution"],
     ["cli"],
+    ["ui.objectives"],                            # what the explorer ranks by
     ["__main__", "ui.plots", "ui.state_graph", "ui.widgets", "ui.background"],
     ["ui.widgets_coach", "ui.rules_editor"],
 ]

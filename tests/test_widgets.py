@@ -5,6 +5,7 @@ import pytest
 
 from yatzy_core.advisor import Position, advise
 from yatzy_core.coach import play_optimally
+from yatzy_core.rules import get_rules
 from yatzy_core.ui.widgets import Explorer, advice_table, bar_data
 from yatzy_core.ui.widgets_coach import CoachApp
 
@@ -203,3 +204,51 @@ def test_coach_card_shows_box_points_and_bonus_apart(solutions):
     sixes.click()
     assert sixes.description == "sixes = 30" and "bonuses so far: 50" in app.card_head.value
     assert app.game.bonus == 50 and app.game.total == 16 + 20 + 12 + 30 + 50
+
+
+# ---- the explorer's objective selector ------------------------------------------------------
+
+LATE = dict(rules="yahtzee-no-bonus", used=tuple(n for n in get_rules("yahtzee-no-bonus").box_names
+                                                 if n != "chance"),
+            upper_total=63, dice=(1, 2, 3, 4, 6), rolls_left=1, scored=200)
+
+
+def test_playing_to_beat_a_score_changes_the_best_keeper(solutions):
+    solutions("yahtzee-no-bonus")
+    ex = Explorer(**LATE)
+    assert ex.best_label == "keep 4 6"                                   # best average: 20.5 points
+    ex.objective_w.value = "beat"                                        # the widget drives the model
+    ex.goal_w.value = 226                                                # 27 more points in chance
+    assert ex.objective == "beat" and ex.goal == 226 and ex.message == ""
+    assert ex.best_label == "keep 6" and ex.rows[0].value == pytest.approx(35 / 1296, abs=1e-12)
+    assert [r.label for r in ex.rows[:2]] == ["keep 6", "keep 4 6"]
+    assert ex.rows[1].value == pytest.approx(4 / 216, abs=1e-12)         # 3 dice make 17 or more
+    assert "P(final &gt; 226)" in ex.table_w.value and "0.0270" in ex.best_w.value
+    assert ex.goal_w.description == "Score to beat" and ex.theta_w.layout.display == "none"
+    ex.update(objective="reach", goal=224)                               # 24 more: 4 6 again
+    assert ex.best_label == "keep 4 6" and ex.rows[0].value == pytest.approx(35 / 216, abs=1e-12)
+    ex.play_best()                                                       # the objective's best move
+    assert ex.rolls_left == 0 and {4, 6} <= set(ex.dice)
+
+
+def test_a_goal_needs_the_points_and_never_starts_a_long_solve(solutions, monkeypatch):
+    solutions("yatzy")
+    ex = Explorer(**{**LATE, "scored": None})
+    ex.update(objective="reach", goal=230)
+    assert "enter the points so far" in ex.message and ex.best_label == "keep 4 6"   # mean kept
+    monkeypatch.setattr("yatzy_core.goals.solve_targets", lambda *a, **k: pytest.fail("solved"))
+    monkeypatch.setattr("yatzy_core.goals.cached_caps", lambda rules: [])   # no whole table cached
+    ex.update(rules="yatzy", used=(), upper_total=0, dice=(1, 1, 1, 1, 2), rolls_left=2, scored=0)
+    assert "yatzy solve --rules yatzy --goal 230" in ex.message
+    assert ex.best_label == "keep 1 1 1 1" and ex.rows[0].value == ex.advice[0].expected
+
+
+def test_a_risk_appetite_ranks_by_certainty_equivalent(solutions):
+    solutions("yahtzee-no-bonus")
+    ex = Explorer(**LATE).update(objective="risk", theta=0.3)
+    from yatzy_core.goals import risk_advice
+    want = risk_advice(ex.position, 0.3)
+    assert ex.best_label == want[0].label and ex.goal_w.layout.display == "none"
+    assert ex.rows[0].value == pytest.approx(200 + want[0].certainty_equivalent, abs=1e-9)
+    assert ex.value_heading == "certainty equivalent (final score)"
+    assert "risk appetite: a risk appetite of 0" in ex.update(theta=0.0).message

@@ -22,15 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from .advisor import Position, choice_dict, choice_label
-from .cache import cache_path, read_trusted  # noqa: F401 (read_trusted: the cache probe)
 from .dice import dice_of
 from .rules import get_rules  # noqa: F401 (the doctest)
 from .states import StateSpace
-from .targets import (N_MAX, Targets, certainty_equivalent, check_theta, risk_table, solve_risk,
+from .targets import (Targets, cached_caps, certainty_equivalent, check_theta, risk_table, solve_risk,
                       solve_targets, target_table)
 from .turn import AtLeast, ExpUtility, box_values, evaluate, ranked
 
-__all__ = ["GoalAdvice", "goal_advice", "risk_advice", "targets_for", "play_to_target",
+__all__ = ["GoalAdvice", "goal_advice", "risk_advice", "targets_for", "quick_targets", "play_to_target",
            "second_player"]
 
 
@@ -57,18 +56,29 @@ class GoalAdvice:
 EXACT_OPEN = 6   # with this many boxes open or fewer the subgame is solved exactly (float64)
 
 
+def _late(position: Position) -> bool:
+    return position.rules.n_boxes - len(position.used) <= EXACT_OPEN
+
+
+def _cached_cap(position: Position, need: int) -> int | None:
+    """The smallest cached whole table's n_max that answers `need`, if any."""
+    return next((n for n in cached_caps(position.rules) if n >= need), None)
+
+
+def quick_targets(position: Position, need: int) -> bool:
+    """Whether `targets_for` answers in about a second: a late position, or a cached table."""
+    return _late(position) or _cached_cap(position, need) is not None
+
+
 def targets_for(position: Position, need: int) -> Targets:
     """A table that answers `need` points from this position. With EXACT_OPEN boxes open or
     fewer: the subgame of the open boxes up to `need`, in float64 (a fraction of a second). Else
-    the cached whole table (float32: choices closer than about 1e-7 may swap) when there is a
-    trustworthy one, else that subgame too."""
-    rules = position.rules
-    n_max = N_MAX.get(rules.name)
-    late = rules.n_boxes - len(position.used) <= EXACT_OPEN
-    if (not late and n_max is not None and need <= n_max
-            and cache_path(rules, f"targets-{n_max}-float32").exists()):
-        return target_table(rules, n_max)
-    return solve_targets(rules, need, within=position.mask)
+    a cached whole table (float32: choices closer than about 1e-7 may swap) that reaches `need`
+    when there is a trustworthy one, else that subgame too (as slow as the whole game)."""
+    cap = None if _late(position) else _cached_cap(position, need)
+    if cap is not None:
+        return target_table(position.rules, cap)
+    return solve_targets(position.rules, need, within=position.mask)
 
 
 def _options(position: Position, turn, pick) -> list[tuple[str, tuple | None, str | None, float]]:
@@ -107,8 +117,7 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
     theta = check_theta(theta)
     space = StateSpace(position.rules)
     if utilities is None:   # late: the subgame of the open boxes; early: the cached whole table
-        late = position.rules.n_boxes - len(position.used) <= EXACT_OPEN
-        utilities = (solve_risk(position.rules, [theta], within=position.mask)[:, 0] if late
+        utilities = (solve_risk(position.rules, [theta], within=position.mask)[:, 0] if _late(position)
                      else risk_table(position.rules, theta))
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)

@@ -34,7 +34,7 @@ from .states import StateSpace
 from .target_kernel import CHUNK, solve_states
 
 __all__ = ["N_MAX", "Targets", "bands", "solve_targets", "target_table", "solve_risk",
-           "risk_table", "check_theta", "certainty_equivalent"]
+           "risk_table", "check_theta", "certainty_equivalent", "cached_caps"]
 
 FORMAT = 2
 N_MAX = {"yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374}   # default caps (n_max)
@@ -200,6 +200,20 @@ def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool =
         return make()
     path = cache_path(rules, f"targets-{n_max}-{np.dtype(dtype).name}")
     return cached(path, lambda p: _load(p, rules, n_max), make, _save)
+
+
+def cached_caps(rules: str | Rules, dtype=np.float32) -> list[int]:
+    """The n_max of every target table of these rules in the cache, smallest first (a file is
+    only trusted when it is read: `target_table`)."""
+    rules = get_rules(rules)
+    probe = cache_path(rules, f"targets-0-{np.dtype(dtype).name}")
+    head, tail = probe.name.split("-targets-0-")
+    caps = []
+    for path in probe.parent.glob(f"{head}-targets-*-{tail}"):
+        middle = path.name[len(head) + len("-targets-"):-len(tail) - 1]
+        if middle.isdigit():
+            caps.append(int(middle))
+    return sorted(caps)
 
 
 # ---- exponential utility -------------------------------------------------------------------------

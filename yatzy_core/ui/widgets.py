@@ -27,17 +27,18 @@ from copy import deepcopy
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
-from traitlets import Bool, HasTraits, Instance, Int, List, Tuple, Unicode, observe
+from traitlets import Bool, Float, HasTraits, Instance, Int, List, Tuple, Unicode, observe
 
 from ..advisor import Advice, Position, advise, parse_dice
 from ..rules import get_rules, rule_names
 from ..solutions import solution_for
-from ..turn import TIE
+from .objectives import OBJECTIVES, Shown, mean_rows, objective_rows
 
-__all__ = ["Explorer", "advice_table", "bar_data", "value_heading", "shown_value", "classed",
+__all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",
            "publish"]
 
-INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored")
+INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored",
+          "objective", "goal", "theta")
 BEST_COLOUR, OTHER_COLOUR = "#2ca02c", "#9bb7d4"
 TABLE_CSS = ("<style>.yc-table{border-collapse:collapse;font-family:sans-serif;font-size:13px}"
              ".yc-table td,.yc-table th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"
@@ -51,35 +52,39 @@ def value_heading(scored: int | None) -> str:
     return "expected points still to come" if scored is None else "expected final score"
 
 
-def shown_value(advice: Advice, scored: int | None) -> float:
-    """An advice's expected points still to come, plus the points already scored when known."""
-    return advice.expected + (scored or 0)
+def rows_table(rows: list[Shown], heading: str, digits: int = 2) -> str:
+    """Every choice ranked, as an HTML table with the best ones (ties included) highlighted."""
+    if not rows:
+        return ""
+    head = [f"<tr><th>#</th><th>choice</th><th>{html.escape(heading)}</th><th>loss</th></tr>"]
+    for rank, r in enumerate(rows, 1):
+        best = " yc-best-row" if r.best else ""
+        head.append(f'<tr class="yc-row{best}" data-label="{html.escape(r.label)}"><td>{rank}</td>'
+                    f"<td>{html.escape(r.label)}</td><td>{r.value:.{digits}f}</td>"
+                    f"<td>{r.loss:.{digits}f}</td></tr>")
+    return TABLE_CSS + '<table class="yc-table">' + "".join(head) + "</table>"
 
 
 def advice_table(advice: list[Advice], scored: int | None = None) -> str:
-    """Every choice ranked, as an HTML table with the optimal ones highlighted."""
-    if not advice:
-        return ""
-    rows = [f"<tr><th>#</th><th>choice</th><th>{value_heading(scored)}</th><th>loss</th></tr>"]
-    for rank, a in enumerate(advice, 1):
-        best = " yc-best-row" if a.loss <= TIE else ""   # optimal: ties share the highlight
-        rows.append(f'<tr class="yc-row{best}" data-label="{html.escape(a.label)}"><td>{rank}</td>'
-                    f"<td>{html.escape(a.label)}</td><td>{shown_value(a, scored):.2f}</td>"
-                    f"<td>{a.loss:.2f}</td></tr>")
-    return TABLE_CSS + '<table class="yc-table">' + "".join(rows) + "</table>"
+    """The advisor's ranking as a table: expected points still to come, or final scores."""
+    return rows_table(mean_rows(advice, scored), value_heading(scored))
+
+
+def rows_bars(rows: list[Shown], top: int):
+    """Labels, values, colours and x range of the top choices, best at the top of the chart."""
+    shown = rows[:top][::-1]
+    if not shown:
+        return [], [], [], None
+    values = [r.value for r in shown]
+    low, high = min(values), max(values)
+    pad = max(0.15 * (high - low), 0.01 * abs(high), 1e-3)
+    return ([r.label for r in shown], values,
+            [BEST_COLOUR if r.best else OTHER_COLOUR for r in shown], [low - pad, high + pad])
 
 
 def bar_data(advice: list[Advice], scored: int | None, top: int):
-    """Labels, values, colours and x range of the top choices, best at the top of the chart."""
-    shown = advice[:top][::-1]
-    labels = [a.label for a in shown]
-    values = [shown_value(a, scored) for a in shown]
-    colours = [BEST_COLOUR if a.loss <= TIE else OTHER_COLOUR for a in shown]
-    if not values:
-        return [], [], [], None
-    low, high = min(values), max(values)
-    pad = max(1.0, 0.15 * (high - low))
-    return labels, values, colours, [low - pad, high + pad]
+    """`rows_bars` of the advisor's ranking."""
+    return rows_bars(mean_rows(advice, scored), top)
 
 
 def die_button(face: int, css: str, tooltip: str) -> W.Button:
@@ -117,10 +122,15 @@ class Explorer(HasTraits):
     upper_total = Int(0)                   # points in the upper boxes (before any bonus)
     yahtzee_bonus = Bool(False)            # the Yahtzee box holds 50 (rules with the bonus)
     scored = Int(None, allow_none=True)    # points on the card so far, if the player tells us
+    objective = Unicode("mean")            # a key of OBJECTIVES: what the choices are ranked by
+    goal = Int(250)                        # the total to reach, or the score to beat
+    theta = Float(-0.02)                   # the risk appetite (< 0 cautious, > 0 bold)
     top = Int(10)                          # choices in the bar chart
 
     position = Instance(Position, allow_none=True)
-    advice = List()
+    advice = List()                        # the advisor's ranking (best average)
+    choices = List()                       # ranked for the objective: Advice or GoalAdvice
+    rows = List()                          # the choices as shown (`objectives.Shown`)
     message = Unicode("")
 
     def __init__(self, seed=0, **params):
@@ -191,13 +201,22 @@ class Explorer(HasTraits):
             advice, message = advise(position, solution_for(position.rules)), ""
         except ValueError as err:
             position, advice, message = None, [], f"Impossible position: {err}"
-        self.position, self.advice, self.message = position, advice, message
+        choices, rows, self.heading = advice, mean_rows(advice, self.scored), value_heading(self.scored)
+        if position is not None and self.objective != "mean":
+            try:
+                choices, rows, self.heading = objective_rows(position, self.objective, self.scored,
+                                                             self.goal, self.goal, self.theta)
+            except ValueError as err:    # shown; the best-average ranking stays on screen
+                message = f"{OBJECTIVES.get(self.objective, self.objective)}: {err}"
+        self.position, self.advice, self.choices, self.rows, self.message = (
+            position, advice, choices, rows, message)
         self._render()
 
     # -- readable results
     @property
-    def best(self) -> Advice | None:
-        return self.advice[0] if self.advice else None
+    def best(self):
+        """The best choice for the objective (an Advice, or a GoalAdvice for a goal)."""
+        return self.choices[0] if self.choices else None
 
     @property
     def best_label(self) -> str:
@@ -205,7 +224,7 @@ class Explorer(HasTraits):
 
     @property
     def value_heading(self) -> str:
-        return value_heading(self.scored)
+        return self.heading
 
     def roll(self) -> "Explorer":
         """New random dice, as many as the rules roll (from the seeded generator)."""
@@ -249,6 +268,12 @@ class Explorer(HasTraits):
                                        continuous_update=False, layout=W.Layout(width="200px")),
                                 "yc-scored")
         self.play_w = classed(W.Button(description="Play the best move", icon="forward"), "yc-play-best")
+        self.objective_w = classed(W.Dropdown(options=[(v, k) for k, v in OBJECTIVES.items()],
+                                              description="Play for"), "yc-objective")
+        self.goal_w = classed(W.BoundedIntText(description="Total", min=0, max=2000,
+                                               layout=W.Layout(width="160px")), "yc-goal")
+        self.theta_w = classed(W.FloatSlider(description="Risk θ", min=-0.1, max=0.1, step=0.005,
+                                             readout_format=".3f", continuous_update=False), "yc-theta")
         self.message_w = classed(W.HTML(), "yc-message")
         self.best_w = classed(W.HTML(), "yc-best")
         self.table_w = classed(W.HTML(), "yc-advice")
@@ -262,6 +287,7 @@ class Explorer(HasTraits):
             W.HBox([self.dice_box, self.dice_text, self.roll_w]),
             W.HTML("<b>Score card</b> (click a box to mark it used)"), self.card_w,
             W.HBox([self.upper_w, self.bonus_w, self.scored_w, self.play_w]),
+            W.HBox([self.objective_w, self.goal_w, self.theta_w]),
             self.message_w, self.best_w, W.HBox([self.table_w, self.fig]), self.out])
         self.widget.add_class("yc-explorer")
         self._wire()
@@ -276,6 +302,9 @@ class Explorer(HasTraits):
         on(self.upper_w, "upper_total")
         on(self.bonus_w, "yahtzee_bonus")
         on(self.dice_text, "dice")
+        on(self.objective_w, "objective")
+        on(self.goal_w, "goal")
+        on(self.theta_w, "theta")
         self.scored_w.observe(capture(self._on_scored), "value")
         self.roll_w.on_click(capture(lambda _: self.roll()))
         self.play_w.on_click(capture(lambda _: self.play_best()))
@@ -332,18 +361,20 @@ class Explorer(HasTraits):
         best, heading = self.best, self.value_heading
         self.message_w.value = (f'<span style="color:#b00020">{html.escape(self.message)}</span>'
                                 if self.message else "")
+        digits = 4 if heading.startswith("P(") else 2
         self.best_w.value = ("" if best is None else
-                             f"<b>Best: {html.escape(best.label)}</b> &mdash; {heading}: "
-                             f"{shown_value(best, self.scored):.2f}")
-        self.table_w.value = advice_table(self.advice, self.scored)
-        labels, values, colours, xrange = bar_data(self.advice, self.scored, self.top)
+                             f"<b>Best: {html.escape(best.label)}</b> &mdash; {html.escape(heading)}: "
+                             f"{self.rows[0].value:.{digits}f}")
+        self.table_w.value = rows_table(self.rows, heading, digits)
+        labels, values, colours, xrange = rows_bars(self.rows, self.top)
         what = "keepers" if best is None or best.action == "keep" else "boxes"
         with self.fig.batch_update():
             bar = self.fig.data[0]
             bar.x, bar.y, bar.marker.color = values, labels, colours
             self.fig.layout.title.text = (f"Top {len(values)} {what}: {heading}" if values
                                           else "No advice for this position")
-            self.fig.layout.xaxis.title.text = f"{heading} (points)"
+            self.fig.layout.xaxis.title.text = heading if digits == 4 else f"{heading} (points)"
+            self.fig.data[0].texttemplate = f"%{{x:.{digits}f}}"
             self.fig.layout.xaxis.range = xrange
         publish(self.fig)
 
@@ -363,3 +394,8 @@ class Explorer(HasTraits):
         self.upper_w.value = max(0, self.upper_total)
         self.bonus_w.value = self.yahtzee_bonus
         self.scored_w.value = "" if self.scored is None else str(self.scored)
+        self.objective_w.value = self.objective if self.objective in OBJECTIVES else "mean"
+        self.goal_w.value, self.theta_w.value = min(max(self.goal, 0), 2000), self.theta
+        self.goal_w.description = "Score to beat" if self.objective == "beat" else "Total"
+        self.goal_w.layout.display = "" if self.objective in ("reach", "beat") else "none"
+        self.theta_w.layout.display = "" if self.objective == "risk" else "none"

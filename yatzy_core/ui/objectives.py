@@ -1,0 +1,80 @@
+"""What the explorer ranks the choices by: the best average, or a goal of `goals.py`.
+
+The explorer shows every objective the same way, as rows of (label, value, loss against the
+best) under a heading that says what the value is. The mean comes from the solved table; a
+target or a score to beat from `goals.goal_advice`, which needs the points on the card; a risk
+appetite from `goals.risk_advice`. Work that would take a minute (a whole target table from an
+early position) is refused with a message that says how to get it, never started behind a click.
+
+>>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
+...                   upper_total=63, dice="12346", rolls_left=1)
+>>> _, rows, heading = objective_rows(p, "beat", scored=200, score=223)
+>>> heading, [(r.label, round(r.value, 4)) for r in rows[:2]]
+('P(final > 223)', [('keep 4 6', 0.162), ('keep 6', 0.159)])
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..advisor import Advice, Position
+from ..rules import get_rules  # noqa: F401 (the doctest)
+from ..turn import TIE
+
+__all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows"]
+
+OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
+              "risk": "risk appetite"}
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One choice as a table row or a bar: its value for the objective and what it gives away."""
+
+    label: str
+    value: float
+    loss: float
+
+    @property
+    def best(self) -> bool:
+        return self.loss <= TIE
+
+
+def mean_rows(advice: list[Advice], scored: int | None) -> list[Shown]:
+    """The advisor's ranking: expected points still to come, or final score when `scored` is known."""
+    return [Shown(a.label, a.expected + (scored or 0), a.loss) for a in advice]
+
+
+def _with_losses(pairs: list[tuple[str, float]]) -> list[Shown]:
+    best = max((v for _, v in pairs), default=0.0)
+    return [Shown(label, value, best - value) for label, value in pairs]
+
+
+def objective_rows(position: Position, objective: str, scored: int | None = None,
+                   total: int | None = None, score: int | None = None,
+                   theta: float | None = None) -> tuple[list, list[Shown], str]:
+    """The choices of `position` ranked for a goal ("reach" a `total`, "beat" a `score`, or a
+    "risk" appetite `theta`), best first: as `goals.GoalAdvice`, as rows, and the heading of the
+    rows' values. ValueError with a readable reason when the goal cannot be answered here
+    (points unknown, a whole table not cached)."""
+    from ..goals import goal_advice, quick_targets, risk_advice   # numba's target kernel on demand
+    if objective == "risk":
+        if theta is None or theta == 0:
+            raise ValueError("a risk appetite of 0 is the best average: move the slider off 0")
+        ranked = risk_advice(position, theta)
+        what = "final score" if scored is not None else "points still to come"
+        return (ranked, _with_losses([(a.label, a.certainty_equivalent + (scored or 0)) for a in ranked]),
+                f"certainty equivalent ({what})")
+    if objective not in ("reach", "beat"):
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    if scored is None:
+        raise ValueError("enter the points so far (bonuses included) to play for a total")
+    goal = total if objective == "reach" else None if score is None else score + 1
+    if goal is None:
+        raise ValueError(f"enter the {'total to reach' if objective == 'reach' else 'score to beat'}")
+    if not quick_targets(position, max(goal - scored, 0)):
+        raise ValueError(f"from this early a position the chance of {goal} needs the whole target "
+                         f"table: run `yatzy solve --rules {position.rules.name} --goal {goal}` "
+                         "once (about a minute, then cached), or fill more boxes")
+    ranked = goal_advice(position, scored, goal)
+    heading = f"P(final ≥ {total})" if objective == "reach" else f"P(final > {score})"
+    return ranked, _with_losses([(a.label, a.probability) for a in ranked]), heading
