@@ -144,6 +144,24 @@ def test_two_players_on_a_tiny_game(tiny):
     assert beat["second wins"] == pytest.approx(sum(p * tiny.p_at_least(x + 1) for x, p in enumerate(dist)))
 
 
+def test_the_beat_policy_ties_as_its_forward_distribution_says(tiny):
+    """W(start, S + 1) - V(start, S + 1) is P(final = S) of the policy playing to beat S: checked
+    against that policy's exact distribution (a forward pass, an independent computation)."""
+    from yatzy_core.goal_play import target_distribution, tie_table
+    W = tie_table(tiny)
+    start = tiny.vector(0)
+    for S in (11, 20, 25, 30, 37):
+        d = target_distribution(tiny, S + 1)
+        assert W[0, S + 1] - start[S + 1] == pytest.approx(d[S], abs=1e-12)
+        assert start[S + 1] == pytest.approx(d[S + 1:].sum(), abs=1e-12)
+    dist = score_distribution(TINY, use_cache=False).probabilities
+    beat = second_player(dist, tiny, ties=W[0])
+    assert sum(beat.values()) == pytest.approx(1.0)
+    assert beat["tie"] == pytest.approx(sum(p * target_distribution(tiny, x + 1)[x]
+                                            for x, p in enumerate(dist) if p > 0), abs=1e-10)
+    assert beat["second wins"] == pytest.approx(second_player(dist, tiny)["second wins"])
+
+
 @pytest.mark.parametrize("goal", [14, 26, 33])
 def test_the_target_policy_played_forwards_reaches_the_computed_probability(tiny, goal):
     """The exact distribution of the policy (goal_play) hits the goal with V(start, goal), and

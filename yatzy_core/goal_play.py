@@ -23,7 +23,7 @@ from .states import StateSpace
 from .targets import Targets, solve_targets  # noqa: F401 (the doctest)
 from .turn import AtLeast, ExpUtility, box_values, evaluate, score_box
 
-__all__ = ["target_distribution", "risk_distribution"]
+__all__ = ["target_distribution", "risk_distribution", "tie_table"]
 
 
 def _most(space: StateSpace) -> int:
@@ -78,3 +78,36 @@ def risk_distribution(rules, theta: float, utilities: np.ndarray) -> np.ndarray:
         t = evaluate(space, box_values(space, utilities, np.array([state]), ExpUtility(theta)))
         return [np.repeat(k, len(pts), axis=1) for k in t.keep], np.repeat(t.box, len(pts), axis=1)
     return _forward(space, turn_of)
+
+
+def tie_table(targets: Targets) -> np.ndarray:
+    """(space.size, n_max + 1) W(s, n) = P(gaining at least n - 1 more points) when every turn
+    is played for n (the target policy of `targets`, the engine's tie rule). Playing to beat a
+    known score S is playing for n = S + 1: it wins with V(start, S + 1) and ties with
+    W(start, S + 1) - V(start, S + 1). One backward pass along the policy, a turn per state in
+    numpy: for small games (a few thousand states).
+
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> small = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
+    >>> t = solve_targets(small, 30)
+    >>> w = tie_table(t)[0]
+    >>> round(float(w[24] - t.vector(0)[24]), 4)   # P(chance = 23) playing for 24
+    0.0968
+    """
+    space, n_max = targets.space, targets.n_max
+    lanes = np.arange(n_max + 1)
+    W = np.zeros((space.size, n_max + 1))
+    rolls = np.arange(space.rules.dice.n_rolls)[:, None]
+    for used in range(space.n_boxes, -1, -1):
+        states = space.layer(used)
+        if used == space.n_boxes:
+            W[states] = lanes <= 1
+            continue
+        for state in states:
+            t = evaluate(space, box_values(space, targets, np.array([state]), AtLeast(n_max + 1)))
+            keep, box = [k[:, 0, :] for k in t.keep], t.box[:, 0, :]
+            prob = final_roll_probabilities(space, keep, n_max + 1)
+            s = score_box(space, state, rolls, box)
+            m = lanes[None, :] - s.points
+            W[state] = (prob * np.where(m <= 1, 1.0, W[s.next_state, np.clip(m, 0, n_max)])).sum(axis=0)
+    return W

@@ -147,11 +147,13 @@ def _roll(rules, rng) -> tuple[int, ...]:
     return tuple(sorted(int(d) for d in rng.integers(1, rules.faces + 1, size=rules.n_dice)))
 
 
-def second_player(first: np.ndarray, targets: Targets | None, second: np.ndarray | None = None) -> dict[str, float]:
+def second_player(first: np.ndarray, targets: Targets | None, second: np.ndarray | None = None,
+                  ties: np.ndarray | None = None) -> dict[str, float]:
     """Two players one after the other; the first's final total has distribution `first`
     (P(score = x) for x = 0, 1, ...). The second either plays max-mean with distribution
     `second` (independent), or, given `targets`, plays to beat the known score S, winning with
-    V(start, S + 1). Returns P(second wins), P(tie) and P(first wins) where known.
+    V(start, S + 1); with `ties`, the start row of `goal_play.tie_table`, its ties are apart too.
+    Returns P(second wins), P(tie) and P(first wins) where known.
 
     >>> second_player(np.array([0.5, 0.5]), None, np.array([0.25, 0.75]))
     {'second wins': 0.375, 'tie': 0.5, 'first wins': 0.125}
@@ -165,5 +167,9 @@ def second_player(first: np.ndarray, targets: Targets | None, second: np.ndarray
         tie = sum(p * second[x] for x, p in enumerate(first) if x < len(second))
         return {"second wins": float(win), "tie": float(tie), "first wins": float(1 - win - tie)}
     start = targets.vector(targets.space.index(0, 0, 0))
-    win = sum(p * (start[x + 1] if x + 1 <= targets.n_max else 0.0) for x, p in enumerate(first))
-    return {"second wins": float(win)}
+    shown = range(min(len(first), targets.n_max))    # a first score S >= n_max counts as unbeatable:
+    win = sum(first[x] * start[x + 1] for x in shown)  # off by at most P(S >= n_max) V(start, n_max)
+    if ties is None:
+        return {"second wins": float(win)}
+    tie = sum(first[x] * (ties[x + 1] - start[x + 1]) for x in shown)
+    return {"second wins": float(win), "tie": float(tie), "first wins": float(1 - win - tie)}
