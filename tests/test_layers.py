@@ -35,7 +35,7 @@ LAYERS = [
     ["planners"],
     ["players"],
     ["simulation", "coach"],
-    ["study"],
+    ["study", "goal_coach"],                      # goal_coach: moves graded for a score to beat
     ["cli_args"],
     ["cli_study", "cli_distribution"],
     ["cli"],

@@ -1,0 +1,49 @@
+"""Moves graded by the chance to beat a score (goal_coach): a game played for the goal gives
+nothing away, a max-mean game is graded move by move by the goal advice of each position."""
+import numpy as np
+import pytest
+
+from test_turn import TINY
+from yatzy_core.coach import Game, play_optimally
+from yatzy_core.goal_coach import grade_to_beat
+from yatzy_core.goals import goal_advice
+from yatzy_core.targets import solve_targets
+
+SCORE = 25          # TINY's most is 38; its max-mean play expects about 20
+
+
+@pytest.fixture(scope="module")
+def table():
+    return solve_targets(TINY, 45)
+
+
+def test_a_game_played_to_beat_the_score_gives_nothing_away(table):
+    game, points = Game(TINY, seed=5), 0
+    while not game.over:
+        best = goal_advice(game.position, points, SCORE + 1, table)[0]
+        move = game.keep(best.keep) if best.action == "keep" else game.score(best.box)
+        points += move.points or 0
+    grades = grade_to_beat(game, SCORE, table)
+    assert len(grades) == len(game.decisions) and all(g.optimal for g in grades)
+    assert grades[0].best == pytest.approx(goal_advice(game.decisions[0].position, 0, SCORE + 1, table)[0].probability)
+
+
+def test_a_max_mean_game_is_graded_by_the_goal_advice(table):
+    given = []
+    for seed in range(12):
+        game = play_optimally(TINY, seed=seed)
+        points = np.cumsum([0] + [d.points or 0 for d in game.decisions])
+        for g, d, p in zip(grade_to_beat(game, SCORE, table), game.decisions, points):
+            ranked = goal_advice(d.position, int(p), SCORE + 1, table)
+            assert g.best == ranked[0].probability and 0 <= g.probability <= g.best + 1e-15
+            if d.choice.action == "keep":
+                assert g.probability == next(a.probability for a in ranked if a.keep == d.choice.keep)
+            given.append(g.given_away)
+    assert max(given) > 0.01          # max-mean play does give some chance away at this score
+
+
+def test_bad_scores_are_named():
+    game = play_optimally(TINY, seed=1)
+    for bad in (-1, "10", True, 2.5):
+        with pytest.raises(ValueError, match="score"):
+            grade_to_beat(game, bad)
