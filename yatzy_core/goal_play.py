@@ -80,12 +80,13 @@ def risk_distribution(rules, theta: float, utilities: np.ndarray) -> np.ndarray:
     return _forward(space, turn_of)
 
 
-def tie_table(targets: Targets) -> np.ndarray:
+def tie_table(targets: Targets, batch: int = 16, dtype=np.float64, progress=None) -> np.ndarray:
     """(space.size, n_max + 1) W(s, n) = P(gaining at least n - 1 more points) when every turn
     is played for n (the target policy of `targets`, the engine's tie rule). Playing to beat a
     known score S is playing for n = S + 1: it wins with V(start, S + 1) and ties with
-    W(start, S + 1) - V(start, S + 1). One backward pass along the policy, a turn per state in
-    numpy: for small games (a few thousand states).
+    W(start, S + 1) - V(start, S + 1). One backward pass along the policy in numpy, `batch`
+    distinct states at a time: seconds for small games, an hour for a whole one (then
+    `dtype=np.float32` halves the memory; `progress(used)` is called after each layer).
 
     >>> rules = get_rules("yahtzee-no-bonus")
     >>> small = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
@@ -96,18 +97,31 @@ def tie_table(targets: Targets) -> np.ndarray:
     """
     space, n_max = targets.space, targets.n_max
     lanes = np.arange(n_max + 1)
-    W = np.zeros((space.size, n_max + 1))
+    W = np.zeros((space.size, n_max + 1), dtype=dtype)
     rolls = np.arange(space.rules.dice.n_rolls)[:, None]
     for used in range(space.n_boxes, -1, -1):
-        states = space.layer(used)
+        if progress is not None:
+            progress(used)
+        layer = space.layer(used)
         if used == space.n_boxes:
-            W[states] = lanes <= 1
+            W[layer] = lanes <= 1
             continue
-        for state in states:
-            t = evaluate(space, box_values(space, targets, np.array([state]), AtLeast(n_max + 1)))
-            keep, box = [k[:, 0, :] for k in t.keep], t.box[:, 0, :]
-            prob = final_roll_probabilities(space, keep, n_max + 1)
-            s = score_box(space, state, rolls, box)
-            m = lanes[None, :] - s.points
-            W[state] = (prob * np.where(m <= 1, 1.0, W[s.next_state, np.clip(m, 0, n_max)])).sum(axis=0)
+        reps = space.representatives(layer)   # states that cannot differ share their row
+        distinct = np.unique(reps)
+        for chunk in np.array_split(distinct, -(-len(distinct) // batch)):
+            W[chunk] = _tie_rows(space, targets, chunk, lanes, rolls, W)
+        W[layer] = W[reps]
     return W
+
+
+def _tie_rows(space, targets, states, lanes, rolls, W) -> np.ndarray:
+    """W of `states` (one layer, their next states done): the engine's choices for every n,
+    the final-roll probabilities they give, and W of where each final roll goes, shifted."""
+    n_max, S, L = targets.n_max, len(states), len(lanes)
+    t = evaluate(space, box_values(space, targets, states, AtLeast(n_max + 1)))
+    keep = [k.reshape(len(k), S * L) for k in t.keep]
+    prob = final_roll_probabilities(space, keep, S * L)
+    s = score_box(space, np.repeat(states, L)[None, :], rolls, t.box.reshape(len(t.box), S * L))
+    m = np.tile(lanes, S)[None, :] - s.points
+    w = (prob * np.where(m <= 1, 1.0, W[s.next_state, np.clip(m, 0, n_max)])).sum(axis=0)
+    return w.reshape(S, L)

@@ -1,0 +1,35 @@
+"""The beat policy's ties on whole games (issue 10, not a test): W(start, n) by
+`goal_play.tie_table` along the cached whole target table, then P(second wins / tie / first
+wins) when the second player plays to beat the first's known max-mean score. About an hour per
+rule set on one core (numpy, a turn per distinct state); stored in results/targets.json.
+
+    nice -n 19 PYTHONPATH=. python benchmarks/beat_ties.py yahtzee-no-bonus
+"""
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from yatzy_core.distribution import score_distribution
+from yatzy_core.goal_play import tie_table
+from yatzy_core.goals import second_player
+from yatzy_core.targets import N_MAX, target_table
+
+RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"
+for name in sys.argv[1:] or ["yahtzee-no-bonus"]:
+    table = target_table(name, N_MAX[name])
+    start = time.perf_counter()
+    W = tie_table(table, dtype=np.float32,
+                  progress=lambda used: print(f"  {name}: layer {used} at {time.perf_counter() - start:.0f} s", flush=True))
+    took = time.perf_counter() - start
+    first = score_distribution(name, progress=False).probabilities
+    beat = second_player(first, table, ties=W[table.space.index(0, 0, 0)].astype(np.float64))
+    print(f"{name}: tie table in {took:.0f} s; second plays to beat: {beat}", flush=True)
+    record = json.loads(RESULT.read_text())
+    record["readings"][name]["two_players"]["second plays to beat"] = {k: round(v, 6) for k, v in beat.items()}
+    record.setdefault("tie_seconds", {})[name] = round(took)
+    record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
+    RESULT.write_text(json.dumps(record, indent=1) + "\n")
