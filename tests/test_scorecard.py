@@ -25,12 +25,12 @@ def test_three_yahtzee_bonuses_and_the_upper_bonus(solutions):
     options = {l.box: l.option for l in lines if l.option}
     assert options["large_straight"] == (40, 0) and options["chance"] == (15, 0) and "sixes" not in options
     card = game_card_html(game, selected="chance")
-    assert '<tr class="yc-card-to-go"><td colspan="2">bonus made</td></tr>' in card
-    assert ('<tr class="yc-card-box yc-card-open yc-card-can yc-card-selected" data-box="chance">'
-            '<td>Chance</td><td class="yc-card-score"><span class="yc-card-option">15</span></td></tr>') in card
-    assert ('<tr class="yc-card-box yc-card-filled" data-box="sixes"><td>Sixes</td>'
-            '<td class="yc-card-score">30</td></tr>') in card
-    assert '<td>Grand total</td><td class="yc-card-score">460</td>' in card
+    assert '<tr class="yc-pad-to-go"><td colspan="2">bonus made</td></tr>' in card
+    assert ('<tr class="yc-pad-box yc-pad-open yc-pad-can yc-pad-selected" data-box="chance">'
+            '<td>Chance</td><td class="yc-pad-score"><span class="yc-pad-option">15</span></td></tr>') in card
+    assert ('<tr class="yc-pad-box yc-pad-filled" data-box="sixes"><td>Sixes</td>'
+            '<td class="yc-pad-score">30</td></tr>') in card
+    assert '<td>Grand total</td><td class="yc-pad-score">460</td>' in card
 
 
 def test_the_bonus_line_waits_until_made_or_missed():
@@ -56,7 +56,7 @@ def test_an_upper_bonus_crossing_move_shows_its_bonus_apart(solutions):
     crossing.score("sixes", next_dice="55555")
     crossing.score("fives", next_dice="44444")                            # 55 so far
     assert box_options(crossing.position)["fours"] == (20, 50)            # 75 >= 63: the bonus
-    assert '<span class="yc-card-option">20</span> <span class="yc-card-extra">+50</span>' in \
+    assert '<span class="yc-pad-option">20</span> <span class="yc-pad-extra">+50</span>' in \
         game_card_html(crossing)
 
 

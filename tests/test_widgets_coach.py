@@ -47,13 +47,13 @@ def test_coach_plays_a_seeded_game_by_clicks_and_keys(solutions):
     assert f"Total: {reference.total} points" in app.summary_w.value
     assert f"Optimal moves: {reference.moves} of {reference.moves}" in app.summary_w.value
     assert "game over" in app.status and app.table.open_boxes == [] and not app.table.can_roll
-    assert f'<td>Grand total</td><td class="yc-card-score">{reference.total}</td>' in app.table.card
+    assert f'<td>Grand total</td><td class="yc-pad-score">{reference.total}</td>' in app.table.card
 
 
 def test_enter_scores_the_selected_box_or_the_advisors(app):
     app.new_game(dice="44445")
     assert app.press("ArrowDown") == "select" and app.table.selected == "ones"
-    assert 'yc-card-selected" data-box="ones"' in app.table.card
+    assert 'yc-pad-selected" data-box="ones"' in app.table.card
     app.press("ArrowUp")
     assert app.table.selected == "yatzy"                          # wraps to the last open box
     app.press("ArrowUp"), app.press("Escape")
@@ -122,11 +122,11 @@ def test_coach_card_shows_box_points_and_bonus_apart(app):
     for name, following in [("fours", "55556"), ("fives", "33336"), ("threes", "66666")]:
         app.game.score(name, next_dice=following)           # upper total 16 + 20 + 12 = 48
     app.update()
-    assert ('data-box="sixes"><td>Sixes</td><td class="yc-card-score"><span class="yc-card-option">30'
-            '</span> <span class="yc-card-extra">+50</span>') in app.table.card
+    assert ('data-box="sixes"><td>Sixes</td><td class="yc-pad-score"><span class="yc-pad-option">30'
+            '</span> <span class="yc-pad-extra">+50</span>') in app.table.card
     assert "15 to go for the bonus" in app.table.card
     message(app, type="score", box="sixes")
-    assert "bonus made" in app.table.card and '<td>Bonus (50 at 63)</td><td class="yc-card-score">50' in app.table.card
+    assert "bonus made" in app.table.card and '<td>Bonus (50 at 63)</td><td class="yc-pad-score">50' in app.table.card
     assert app.game.bonus == 50 and app.game.total == 16 + 20 + 12 + 30 + 50
 
 
@@ -184,3 +184,8 @@ def test_outlook_from_a_position_is_the_midgame_distribution(solutions):
     assert app.outlook.chance_w.value == f"<b>{chance_text(expected, 250)}</b>"
     app.outlook.target_w.value = 200
     assert f"P(final score ≥ 200) = {100 * expected.p_at_least(200):.1f}%" in app.outlook.chance_w.value
+    over = play_optimally("yatzy", seed=31, solution=yatzy)
+    app.outlook.show(over)                                     # a finished game: drawn at once
+    assert app.outlook.distribution.probabilities.nonzero()[0].tolist() == [over.total]
+    assert app.outlook.chance_w.value.startswith(f"<b>P(final score ≥ 200) = {100.0 * (over.total >= 200):.1f}%")
+

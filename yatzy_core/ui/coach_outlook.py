@@ -28,6 +28,7 @@ __all__ = ["Outlook", "game_distribution", "chance_text", "outlook_figure"]
 
 DEFAULT_TARGET = 250
 HEIGHT = 220
+WIDTH = 380      # fits a phone's 390 px
 
 
 def game_distribution(game) -> ScoreDistribution:
@@ -62,7 +63,7 @@ def outlook_figure(dist: ScoreDistribution, target: int) -> go.Figure:
     colours = np.where(x >= target, "#2e7d32", "#9e9e9e")
     fig = go.Figure(go.Bar(x=x, y=p, marker_color=colours, marker_line_width=0,
                            hovertemplate="final %{x}: %{y:.4f}<extra></extra>"))
-    fig.update_layout(height=HEIGHT, margin=dict(l=40, r=10, t=30, b=30), bargap=0,
+    fig.update_layout(height=HEIGHT, width=WIDTH, margin=dict(l=40, r=10, t=30, b=30), bargap=0,
                       title=dict(text="Final score from here (optimal play)", font_size=13),
                       xaxis_title=None, yaxis_title=None, showlegend=False)
     return fig
@@ -76,15 +77,14 @@ class Outlook:
         self.distribution: ScoreDistribution | None = None
         self.latest = Latest(on_error=on_error)
         self.fig = go.FigureWidget(outlook_figure(ScoreDistribution("", np.array([1.0])), 0))
-        self.fig.layout.autosize = True
         self.target_w = W.BoundedIntText(value=DEFAULT_TARGET, min=0, max=10_000, description="Target",
                                          layout=W.Layout(width="160px"))
         self.target_w.add_class("yc-coach-target")
         self.chance_w = W.HTML("")
         self.chance_w.add_class("yc-coach-chance")
-        self.fig_box = W.Box([self.fig], layout=W.Layout(width="100%", max_width="460px"))
+        self.fig_box = W.Box([self.fig], layout=W.Layout(max_width="100%", overflow="hidden"))
         self.widget = W.VBox([self.target_w, self.chance_w, self.fig_box],
-                             layout=W.Layout(width="100%", max_width="460px"))
+                             layout=W.Layout(max_width="100%", overflow="hidden"))
         self.widget.add_class("yc-coach-outlook")
         self.target_w.observe(lambda _: self._draw(), "value")
 
@@ -92,6 +92,11 @@ class Outlook:
         """Compute the distribution from the game's position on the worker, then draw it."""
         self.widget.layout.display = None if self.enabled else "none"
         if not self.enabled:
+            return
+        if game.over:                          # a point mass: no pass to wait for
+            self.latest.submit(lambda checkpoint: None)    # a pass still running is stale now
+            self.distribution = game_distribution(game)
+            self._draw()
             return
         self.chance_w.value = "<i>computing your chances&hellip;</i>"
         game = copy.copy(game)                 # position and total as they are now

@@ -59,8 +59,8 @@ function render({ model, el }) {
       <button class="yc-coach-undo" title="u">Undo</button>
     </div>
     <div class="yc-keys"></div>
-    <div class="yc-card-holder"></div>`;
-  const row = el.querySelector(".yc-dice-row"), holder = el.querySelector(".yc-card-holder");
+    <div class="yc-pad-holder"></div>`;
+  const row = el.querySelector(".yc-dice-row"), holder = el.querySelector(".yc-pad-holder");
   const send = (msg) => model.send(msg);
   const draw = () => {
     const svgs = model.get("svgs"), held = model.get("held");
@@ -108,16 +108,16 @@ CSS = """
 .yc-actions { display: flex; flex-wrap: wrap; gap: 6px; }
 .yc-actions button { font-size: 15px; padding: 6px 12px; min-height: 38px; cursor: pointer; }
 .yc-keys { color: #666; font-size: 12px; margin: 4px 0; }
-.yc-card { border-collapse: collapse; width: 100%; margin-top: 6px; }
-.yc-card td { border: 1px solid #999; padding: 3px 8px; }
-.yc-card td.yc-card-score { text-align: right; width: 5em; font-variant-numeric: tabular-nums; }
-.yc-card tr.yc-card-open { cursor: pointer; }
-.yc-card tr.yc-card-open:hover, .yc-card tr.yc-card-selected { background: #fff3c4; }
-.yc-card tr.yc-card-selected td { border-color: #f9a825; }
-.yc-card .yc-card-option { color: #8a8a8a; font-style: italic; }
-.yc-card .yc-card-extra { color: #2e7d32; font-size: 12px; }
-.yc-card tr.yc-card-subtotal, .yc-card tr.yc-card-total { font-weight: bold; background: #f3f3f3; }
-.yc-card tr.yc-card-to-go td { color: #555; font-style: italic; text-align: center; }
+.yc-pad { border-collapse: collapse; width: 100%; margin-top: 6px; }
+.yc-table .yc-pad td { border: 1px solid #999; padding: 3px 8px; text-align: left; }
+.yc-table .yc-pad td.yc-pad-score { text-align: right; width: 5em; font-variant-numeric: tabular-nums; }
+.yc-pad tr.yc-pad-open { cursor: pointer; }
+.yc-pad tr.yc-pad-open:hover, .yc-pad tr.yc-pad-selected { background: #fff3c4; }
+.yc-pad tr.yc-pad-selected td { border-color: #f9a825; }
+.yc-pad .yc-pad-option { color: #8a8a8a; font-style: italic; }
+.yc-pad .yc-pad-extra { color: #2e7d32; font-size: 12px; }
+.yc-pad tr.yc-pad-subtotal, .yc-pad tr.yc-pad-total { font-weight: bold; background: #f3f3f3; }
+.yc-table .yc-pad tr.yc-pad-to-go td { color: #555; font-style: italic; text-align: center; }
 """
 
 

@@ -101,28 +101,28 @@ def _cell(line: CardLine) -> str:
         return str(line.value)
     if line.option is not None:
         points, bonus = line.option
-        extra = f' <span class="yc-card-extra">+{bonus}</span>' if bonus else ""
-        return f'<span class="yc-card-option">{points}</span>{extra}'
-    return '<span class="yc-card-option">&ndash;</span>' if line.kind == "box" else ""
+        extra = f' <span class="yc-pad-extra">+{bonus}</span>' if bonus else ""
+        return f'<span class="yc-pad-option">{points}</span>{extra}'
+    return '<span class="yc-pad-option">&ndash;</span>' if line.kind == "box" else ""
 
 
 def _row(line: CardLine, selected: str | None) -> str:
-    classes = [f"yc-card-{line.kind}"]
+    classes = [f"yc-pad-{line.kind}"]
     attrs = ""
     if line.box is not None:
-        classes.append("yc-card-open" if line.value is None else "yc-card-filled")
+        classes.append("yc-pad-open" if line.value is None else "yc-pad-filled")
         if line.value is None and line.option is not None:
-            classes.append("yc-card-can")
+            classes.append("yc-pad-can")
         if line.box == selected:
-            classes.append("yc-card-selected")
+            classes.append("yc-pad-selected")
         attrs = f' data-box="{html.escape(line.box)}"'
     return (f'<tr class="{" ".join(classes)}"{attrs}><td>{html.escape(line.label)}</td>'
-            f'<td class="yc-card-score">{_cell(line)}</td></tr>')
+            f'<td class="yc-pad-score">{_cell(line)}</td></tr>')
 
 
 def scorecard_html(rules: Rules, scores: dict[str, int], bonus: int,
                    options: dict[str, tuple[int, int]] | None = None, selected: str | None = None) -> str:
-    """The card as an HTML table (class `yc-card`), one row per line; `selected` marks a box."""
+    """The card as an HTML table (class `yc-pad`), one row per line; `selected` marks a box."""
     lines = card_lines(rules, scores, bonus, options)
     to_go = next((l for l in lines if l.kind == "to-go"), None)
     rows = []
@@ -131,7 +131,7 @@ def scorecard_html(rules: Rules, scores: dict[str, int], bonus: int,
             rows.append(_to_go_row(rules, line.value, scores))
         else:
             rows.append(_row(line, selected))
-    return f'<table class="yc-card" data-rules="{html.escape(rules.name)}">{"".join(rows)}</table>'
+    return f'<table class="yc-pad" data-rules="{html.escape(rules.name)}">{"".join(rows)}</table>'
 
 
 def _to_go_row(rules: Rules, to_go: int, scores: dict) -> str:
@@ -143,7 +143,7 @@ def _to_go_row(rules: Rules, to_go: int, scores: dict) -> str:
         text = "bonus missed"
     else:
         text = f"{to_go} to go for the bonus"
-    return f'<tr class="yc-card-to-go"><td colspan="2">{text}</td></tr>'
+    return f'<tr class="yc-pad-to-go"><td colspan="2">{text}</td></tr>'
 
 
 def game_card_html(game, selected: str | None = None) -> str:

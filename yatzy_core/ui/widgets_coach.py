@@ -261,7 +261,7 @@ class CoachApp(HasTraits):
                       layout=W.Layout(width="100%", max_width="480px", margin="0 0 0 8px"))
         self.widget = classed(W.VBox([
             W.HBox([self.rules_w, self.seed_w, self.new_w], layout=wrap), self.status_w,
-            W.HBox([self.table, side], layout=wrap),
+            classed(W.HBox([self.table, side], layout=wrap), "yc-coach-main"),
             self.summary_w, self.history_w, self.log.widget, self.out],
             layout=W.Layout(width="100%", max_width="960px")), "yc-coach")
         self.new_w.on_click(capture(lambda _: self._on_new()))
