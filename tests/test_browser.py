@@ -256,6 +256,10 @@ def test_the_page_fits_a_phone(browser, voila):
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], name   # on screen
         phone.locator(".yc-coach-die-0").tap()
         expect(phone.locator(".yc-coach-die-0")).to_have_class(re.compile("yc-held"))
+        widths = phone.evaluate("[document.documentElement.scrollWidth, "
+                                "document.querySelector('.yc-coach-main').scrollWidth]")
+        assert max(widths) <= PHONE["width"], widths                 # no sideways scrolling
         shot(phone.locator(".yc-coach-table"), "coach-phone.png")
+        phone.screenshot(path=str(SHOTS / "coach-phone-page.png"))
     finally:
         phone.close()

@@ -76,7 +76,9 @@ class Outlook:
         self.enabled = enabled
         self.distribution: ScoreDistribution | None = None
         self.latest = Latest(on_error=on_error)
-        self.fig = go.FigureWidget(outlook_figure(ScoreDistribution("", np.array([1.0])), 0))
+        empty = outlook_figure(ScoreDistribution("", np.array([1.0])), 0)
+        empty.data[0].update(x=[], y=[], marker_color=[])      # nothing drawn until a pass is done
+        self.fig = go.FigureWidget(empty)
         self.target_w = W.BoundedIntText(value=DEFAULT_TARGET, min=0, max=10_000, description="Target",
                                          layout=W.Layout(width="160px"))
         self.target_w.add_class("yc-coach-target")
