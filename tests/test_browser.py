@@ -2,7 +2,8 @@
 
 Every expected answer is computed here with the package (advise, coach.Game), then read off
 the page. Needs /usr/bin/chromium (scripts/install_browser.sh) and the voila and playwright
-packages (the dev extra); skips with the reason when one is genuinely missing.
+packages (the dev extra); skips with the reason when one is genuinely missing. Screenshots go
+to $YATZY_SCREENSHOTS (default tests/screenshots/, not committed).
 """
 from __future__ import annotations
 
@@ -20,15 +21,21 @@ import pytest
 
 from yatzy_core.advisor import Position, advise
 from yatzy_core.coach import Game
+from yatzy_core.midgame import position_distribution
+from yatzy_core.ui.coach_outlook import chance_text
+from yatzy_core.ui.widgets_coach import hold_for
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "07_what_should_i_keep.ipynb"
 CHROMIUM = os.environ.get("YATZY_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-START_S = 120       # Voilà start and notebook execution, at most
+START_S = 300       # Voilà start and notebook execution, at most (a loaded 2-core machine is slow)
 WAIT_MS = 30_000    # one kernel round trip, at most
 SEED = 31           # the coached game
+OUTLOOK_MS = 180_000   # the first forward pass of the page's kernel (numba may compile), at most
+PHONE = {"width": 390, "height": 844}
+SHOTS = Path(os.environ.get("YATZY_SCREENSHOTS", ROOT / "tests" / "screenshots"))
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (dev extra)")
 pytest.importorskip("voila", reason="voila is not installed (notebooks/dev extra)")
@@ -80,24 +87,36 @@ def voila(tmp_path_factory, solutions):
 
 
 @pytest.fixture(scope="module")
-def page(voila):
+def browser():
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(WAIT_MS)
-            page.goto(voila, timeout=START_S * 1000)
-            page.locator(".yc-coach-status").wait_for(timeout=START_S * 1000)   # last widget shown
-            yield page
+            yield browser
         finally:
             browser.close()
+
+
+def open_page(browser, url, **options):
+    """A new tab showing the page, once its last widget is drawn."""
+    page = browser.new_page(**options)
+    page.set_default_timeout(WAIT_MS)
+    page.goto(url, timeout=START_S * 1000)
+    page.locator(".yc-coach-status").wait_for(timeout=START_S * 1000)   # last widget shown
+    return page
+
+
+@pytest.fixture(scope="module")
+def page(browser, voila):
+    page = open_page(browser, voila, viewport={"width": 1400, "height": 1000})
+    yield page
+    page.close()
 
 
 def best_for(dice: str, solutions) -> str:
     return advise(Position.make("yatzy", dice=dice, rolls_left=2), solutions("yatzy"))[0].label
 
 
-def test_explorer_shows_the_packages_advice(page, solutions, tmp_path):
+def test_explorer_shows_the_packages_advice(page, solutions):
     page.locator(".yc-rules select").select_option("yatzy")
     page.locator(".yc-rolls-left button", has_text=re.compile(r"^\s*2\s*$")).click()
     for box in page.locator(".yc-used.mod-active").all():      # nothing used
@@ -122,19 +141,25 @@ def test_explorer_shows_the_packages_advice(page, solutions, tmp_path):
     chart = page.locator(".yc-explorer .js-plotly-plot")                # the FigureWidget drew
     expect(chart.locator(".gtitle")).to_contain_text("Top 10 keepers: expected points still to come")
     expect(chart.locator(".ytick").last).to_contain_text(after)        # best bar on top
-    page.locator(".yc-explorer").screenshot(path=str(tmp_path / "explorer.png"))
-    assert (tmp_path / "explorer.png").stat().st_size > 10_000
+    shot(page.locator(".yc-explorer"), "explorer.png")
 
 
-def hold_for(dice, keep) -> list[int]:
-    """Die positions that hold the multiset `keep` (first matching dice)."""
-    held: list[int] = []
-    for face in keep:
-        held.append(next(i for i, d in enumerate(dice) if d == face and i not in held))
-    return held
+def shot(locator, name: str) -> Path:
+    """Save a screenshot under SHOTS and check it holds a real picture."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    locator.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
+    return path
 
 
-def test_coach_plays_a_seeded_game(page, solutions, tmp_path):
+def shown_dice(page, n: int = 5) -> list[int]:
+    """The faces the SVG dice show (their aria-label: "3" or "3 held")."""
+    return [int(page.locator(f".yc-coach-die-{i} svg").get_attribute("aria-label").split()[0])
+            for i in range(n)]
+
+
+def test_coach_plays_a_seeded_game(page, solutions):
     game = Game("yatzy", seed=SEED, solution=solutions("yatzy"))   # the same dice as the page
     page.locator(".yc-coach-rules select").select_option("yatzy")
     page.locator(".yc-coach-seed input").fill(str(SEED))
@@ -142,28 +167,99 @@ def test_coach_plays_a_seeded_game(page, solutions, tmp_path):
     status = page.locator(".yc-coach-status")
     expect(status).to_contain_text(f"yatzy · seed {SEED} · turn 1 of 15 · 2 rerolls left · move 0 · score 0")
     expect(page.locator(".yc-coach-advice")).to_have_text("")   # advice hidden unless asked
+    card = page.locator(".yc-pad")
+    expect(card.locator("tr.yc-pad-to-go")).to_have_text("63 to go for the bonus")
+
+    outlook = chance_text(position_distribution(game.position, solutions("yatzy")), 250)
+    expect(page.locator(".yc-coach-chance")).to_have_text(outlook, timeout=OUTLOOK_MS)
+    expect(page.locator(".yc-coach-outlook .js-plotly-plot .gtitle")).to_contain_text("Final score from here")
+    shot(page.locator(".yc-coach"), "coach-start.png")
+
+    by_key = True                                   # alternate the keyboard and the mouse
+    midgame_shot = False
     while not game.over:
-        shown = [page.locator(f".yc-coach-die-{i}").inner_text().strip() for i in range(5)]
-        assert shown == [str(d) for d in game.position.dice]
+        assert shown_dice(page) == list(game.position.dice)
+        if not midgame_shot and len(game.scores) >= 5 and game.position.rolls_left == 1:
+            here = position_distribution(game.position, solutions("yatzy"), points=game.total)
+            expect(page.locator(".yc-coach-chance")).to_have_text(chance_text(here, 250), timeout=OUTLOOK_MS)
+            shot(page.locator(".yc-coach-main"), "coach-midgame.png")      # the README's picture
+            midgame_shot = True
         best = game.advice()[0]
         if best.action == "keep":
-            held = hold_for(game.position.dice, best.keep)
+            held = [i for i, h in enumerate(hold_for(game.position.dice, best.keep)) if h]
             for i in held:
-                page.locator(f".yc-coach-die-{i}").click()
+                page.keyboard.press(str(i + 1)) if by_key else page.locator(f".yc-coach-die-{i}").click()
+                expect(page.locator(f".yc-coach-die-{i}")).to_have_class(re.compile("yc-held"))
             free = 5 - len(held)
             roll = page.locator(".yc-coach-roll")
             expect(roll).to_have_text(f"Reroll {free} dice" if free else "Reroll none (keep all)")
-            roll.click()
+            page.keyboard.press("r") if by_key else roll.click()
+        elif by_key:
+            open_boxes = list(game.position.box_points())
+            for _ in range(open_boxes.index(best.box) + 1):
+                page.keyboard.press("ArrowDown")
+            expect(card.locator("tr.yc-pad-selected")).to_have_attribute("data-box", best.box)
+            page.keyboard.press("Enter")
         else:
-            page.locator(f".yc-coach-box-{best.box}").click()
+            card.locator(f'tr[data-box="{best.box}"]').click()
         game.play(best)
+        by_key = not by_key
         expect(status).to_contain_text(f"move {len(game.decisions)} · score {game.total}")
+        if best.action == "box":
+            expect(card.locator(f'tr[data-box="{best.box}"] td.yc-pad-score')).to_have_text(
+                str(game.scores[best.box]))
     summary = game.summary()
     shown = page.locator(".yc-coach-summary")
     expect(shown).to_contain_text(f"Total: {summary.total} points")
     expect(shown).to_contain_text(f"Optimal moves: {summary.moves} of {summary.moves}")
     expect(shown).to_contain_text(f"Optimal play expects {summary.optimal_expected:.2f} points")
+    upper = sum(game.scores[b] for b in game.rules.box_names[:6])
+    expect(card.locator("tr.yc-pad-subtotal")).to_have_text(f"Upper subtotal{upper}")
+    expect(card.locator("tr.yc-pad-total").last).to_have_text(f"Grand total{game.total}")
+    expect(page.locator(".yc-coach-chance")).to_contain_text(f"P(final score ≥ 250) = 0.0% · mean {game.total}.0")
     assert "Traceback" not in page.content()
-    page.locator(".yc-coach").screenshot(path=str(tmp_path / "coach.png"))
-    page.screenshot(path=str(tmp_path / "page.png"), full_page=True)
-    assert (tmp_path / "coach.png").stat().st_size > 10_000
+    shot(page.locator(".yc-coach"), "coach-over.png")
+
+
+def test_coach_hint_undo_and_log(page, solutions):
+    page.locator(".yc-coach-seed input").fill(str(SEED))
+    page.locator(".yc-coach-new").click()
+    game = Game("yatzy", seed=SEED, solution=solutions("yatzy"))
+    best = game.advice()[0]
+    page.locator(".yc-coach-status").click()                         # focus leaves the seed box
+    page.keyboard.press("h")
+    expect(page.locator(".yc-coach-feedback")).to_have_text(f"Hint: {best.label}")
+    for i, h in enumerate(hold_for(game.position.dice, best.keep)):
+        expect(page.locator(f".yc-coach-die-{i}")).to_have_class(re.compile("yc-held" if h else "^(?!.*yc-held)"))
+    page.locator(".yc-coach-roll").click()
+    status = page.locator(".yc-coach-status")
+    expect(status).to_contain_text("1 rerolls left · move 1")
+    page.locator(".yc-coach-undo").click()
+    expect(status).to_contain_text("2 rerolls left · move 0")
+    expect(page.locator(".yc-coach-feedback")).to_contain_text(f"Took back turn 1: {best.label}")
+    page.get_by_text("Game log: save, load, grade a paper game").click()
+    page.locator(".yc-coach-log-text textarea").fill("11112 1111 11111 yatzy\n23456 large_straight")
+    page.locator(".yc-coach-paper").click()
+    expect(status).to_contain_text("yatzy · paper game · turn 3 of 15")
+    expect(status).to_contain_text("move 3 · score 70")
+    page.locator(".yc-coach-save").click()
+    expect(page.locator(".yc-coach-download")).to_have_attribute("download", "yatzy-game.json")
+    assert '"rules": "yatzy"' in page.locator(".yc-coach-log-text textarea").input_value()
+
+
+def test_the_page_fits_a_phone(browser, voila):
+    phone = open_page(browser, voila, viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        phone.locator(".yc-coach").scroll_into_view_if_needed()
+        for name in ("yc-coach-die-4", "yc-coach-roll", "yc-pad"):
+            box = phone.locator(f".{name}").bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], name   # on screen
+        phone.locator(".yc-coach-die-0").tap()
+        expect(phone.locator(".yc-coach-die-0")).to_have_class(re.compile("yc-held"))
+        widths = phone.evaluate("[document.documentElement.scrollWidth, "
+                                "document.querySelector('.yc-coach-main').scrollWidth]")
+        assert max(widths) <= PHONE["width"], widths                 # no sideways scrolling
+        shot(phone.locator(".yc-coach-table"), "coach-phone.png")
+        phone.screenshot(path=str(SHOTS / "coach-phone-page.png"))
+    finally:
+        phone.close()

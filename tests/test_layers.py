@@ -35,17 +35,20 @@ LAYERS = [
     ["planners"],
     ["players"],
     ["simulation", "coach"],
+    ["gamelog"],
     ["study", "goal_coach"],                      # goal_coach: moves graded for a score to beat
     ["cli_args"],
     ["cli_study", "cli_distribution"],
     ["cli"],
     ["ui.objectives"],                            # what the explorer ranks by
-    ["__main__", "ui.plots", "ui.state_graph", "ui.widgets", "ui.background"],
+    ["__main__", "ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.scorecard",
+     "ui.dice_widget", "ui.coach_log"],
+    ["ui.coach_outlook"],
     ["ui.widgets_coach", "ui.rules_editor"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
 PACKAGES = {"__init__": "yatzy_core", "ui.__init__": "yatzy_core.ui"}   # may import anything below
-OPTIONAL = ("plotly", "ipywidgets")
+OPTIONAL = ("plotly", "ipywidgets", "anywidget")
 # the one allowed upward import, done inside functions: Rules.from_file / to_toml and get_rules
 # (the built-in rule sets are files) use the file format, which builds Rules values
 LAZY = {("rules", "rulefile")}

@@ -1,13 +1,11 @@
-"""The explorer and coach widgets, checked through their models (explorer.update, app.keep...)."""
+"""The explorer widget, checked through its model (explorer.update...); the coach: test_widgets_coach.py."""
 import re
 
 import pytest
 
 from yatzy_core.advisor import Position, advise
-from yatzy_core.coach import play_optimally
 from yatzy_core.rules import get_rules
 from yatzy_core.ui.widgets import Explorer, advice_table, bar_data
-from yatzy_core.ui.widgets_coach import CoachApp
 
 
 def advice_for(solutions, rules, **kw):
@@ -128,82 +126,6 @@ def test_table_and_bars_are_pure_functions(solutions):
     labels, values, colours, xrange = bar_data(ranked, None, 3)
     assert labels == [a.label for a in ranked[:3]][::-1] and xrange[0] < min(values) <= max(values) < xrange[1]
     assert bar_data([], None, 3) == ([], [], [], None)
-
-
-# ---- the coach widget ----------------------------------------------------------------------
-
-def hold_for(dice, keep):
-    """Die positions that hold the multiset `keep` (first matching dice)."""
-    held = [False] * len(dice)
-    for face in keep:
-        held[next(i for i, d in enumerate(dice) if d == face and not held[i])] = True
-    return held
-
-
-def test_coach_plays_a_seeded_game_by_clicks(solutions):
-    solutions("yatzy")
-    app = CoachApp("yatzy", seed=31)
-    assert app.advice_w.value == "" and app.summary_w.value == ""        # advice hidden
-    while not app.game.over:
-        best = app.best
-        if best.action == "keep":
-            for i, h in enumerate(hold_for(app.game.position.dice, best.keep)):
-                if h:
-                    app.dice_w[i].value = True                           # click to hold
-            app.roll_w.click()
-        else:
-            next(b for b in app.card_w.children if b.tooltip == best.box).click()
-        assert "optimal" in app.feedback_w.value and "cost" not in app.feedback_w.value
-    reference = play_optimally("yatzy", seed=31, solution=solutions("yatzy")).summary()
-    assert app.game.summary() == reference
-    assert f"Total: {reference.total} points" in app.summary_w.value
-    assert f"Optimal moves: {reference.moves} of {reference.moves}" in app.summary_w.value
-    assert "game over" in app.status and all(b.disabled for b in app.card_w.children)
-
-
-def test_coach_reports_losses_and_reveals_advice_on_request(solutions):
-    app = CoachApp("yatzy", seed=2)
-    worst = app.advice[-1]
-    d = app.keep(worst.keep)
-    assert d.loss == pytest.approx(worst.loss) and f"cost {worst.loss:.2f}" in app.feedback_w.value
-    assert "optimal:" not in app.feedback_w.value                     # advice hidden
-    app.show_w.value = True
-    assert app.show_advice and app.advice_w.value.count('class="yc-row') == len(app.advice)
-    assert f"optimal: {d.best.label}" in app.history_w.value
-
-
-def test_coach_illegal_moves_show_a_message_and_change_nothing(solutions):
-    app = CoachApp("yatzy", seed=2)
-    app.keep(app.game.position.dice)
-    app.keep(app.game.position.dice)
-    before = (app.game.position, len(app.game.decisions))
-    assert app.roll_w.disabled and app.roll() is None
-    assert "Not allowed: no rerolls left" in app.feedback_w.value
-    assert (app.game.position, len(app.game.decisions)) == before
-
-
-def test_coach_new_game_from_widgets(solutions):
-    solutions("yahtzee")
-    app = CoachApp("yatzy", seed=2)
-    app.rules_w.value, app.seed_w.value = "yahtzee", "8"
-    app.new_w.click()
-    assert app.game.rules.name == "yahtzee" and app.seed == 8
-    assert [b.tooltip for b in app.card_w.children] == list(app.game.rules.box_names)
-    app.seed_w.value = "x"
-    app.new_w.click()
-    assert "seed must be a whole number" in app.feedback_w.value and app.seed == 8
-
-
-def test_coach_card_shows_box_points_and_bonus_apart(solutions):
-    app = CoachApp("yatzy", seed=2).new_game(dice="44445")
-    for name, following in [("fours", "55556"), ("fives", "33336"), ("threes", "66666")]:
-        app.game.score(name, next_dice=following)           # upper total 16 + 20 + 12 = 48
-    app.update()
-    sixes = next(b for b in app.card_w.children if b.tooltip == "sixes")
-    assert sixes.description == "sixes: 30 + 50 bonus"      # 48 + 30 reaches 63
-    sixes.click()
-    assert sixes.description == "sixes = 30" and "bonuses so far: 50" in app.card_head.value
-    assert app.game.bonus == 50 and app.game.total == 16 + 20 + 12 + 30 + 50
 
 
 # ---- the explorer's objective selector ------------------------------------------------------

@@ -1,31 +1,48 @@
 """The play-along coach as widgets: a view of a `coach.Game`, advice hidden unless you ask.
 
-Click dice to hold them, reroll the others, click a box to score it. After every move the
-coach says what it cost in expected points; "Show advice" reveals the advisor's ranking; at the
-end of the game the summary lists your total, the optimal expectation, your optimal moves, the
-expected points you lost and your three costliest decisions. `CoachApp` holds the game (the
-model); `keep`, `score`, `roll`, `toggle_hold` and `update` drive it from cells and tests.
+The dice are drawn as dice (`dice_widget.DiceTable`): click one (or press its number) to hold
+it, press *Roll* (or r) to reroll the others, click a box of the score card (or pick it with the
+arrows and press Enter; Enter alone scores the box the advisor would) to score the dice there.
+*Hint* (h) shows the advisor's move and holds its dice; *Undo* (u) takes a move back. After
+every move the coach says what it cost in expected points; beside the card, the exact
+distribution of your final score from here (`coach_outlook`) and your chance of reaching a
+target. The game log can be saved, loaded, or typed from a paper game and graded
+(`coach_log`, `gamelog`). At the end the summary lists your total, the optimal expectation,
+your optimal moves, the expected points lost and your three costliest decisions.
 
->>> app = CoachApp("yatzy", seed=7)
+`CoachApp` holds the game (the model); `keep`, `score`, `roll`, `toggle_hold`, `enter`, `hint`,
+`undo`, `press` and `update` drive it from cells and tests.
+
+>>> app = CoachApp("yatzy", seed=7, outlook=False)
 >>> app.keep(app.best.keep).optimal, app.game.turn
 (True, 1)
+>>> len(app.undo().game.decisions)
+0
+>>> app.press("r"), len(app.game.decisions)
+('roll', 1)
 """
 from __future__ import annotations
 
+import dataclasses
 import html
 
 import ipywidgets as W
 from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 
-from ..advisor import Advice
+from ..advisor import Advice, advise
 from ..coach import Decision, Game
+from ..gamelog import dumps, loads, paper_game, undo
 from ..rules import get_rules, rule_names
 from ..solutions import solution_for
+from .coach_log import LogPanel
+from .coach_outlook import Outlook
+from .dice_widget import DiceTable
+from .scorecard import game_card_html
 from .widgets import advice_table, classed
 
-__all__ = ["CoachApp", "decision_html"]
+__all__ = ["CoachApp", "decision_html", "hold_for"]
 
-HELD_STYLE = "warning"   # the colour of a held die
+ERROR = '<span style="color:#b00020">{}</span>'
 
 
 def _seed(text: str) -> int | None:
@@ -42,6 +59,18 @@ def decision_html(d: Decision, reveal: bool) -> str:
     return f"Turn {d.turn}: you chose <b>{html.escape(d.label)}</b> &mdash; {verdict}{better}."
 
 
+def hold_for(dice, keep) -> tuple[bool, ...]:
+    """Which dice to hold to keep the multiset `keep` (the first matching dice).
+
+    >>> hold_for((1, 1, 2, 5, 5), (1, 5))
+    (True, False, False, True, False)
+    """
+    held = [False] * len(dice)
+    for face in keep:
+        held[next(i for i, d in enumerate(dice) if d == face and not held[i])] = True
+    return tuple(held)
+
+
 class CoachApp(HasTraits):
     """A whole game played in widgets, each move checked against optimal play."""
 
@@ -51,11 +80,13 @@ class CoachApp(HasTraits):
     held = Tuple()                         # one bool per die: held for the next reroll
     game = Instance(Game)
     feedback = Unicode("")
+    source = Unicode("")                   # "" (dealt here), "loaded log" or "paper game"
 
-    def __init__(self, rules: str = "yatzy", seed: int | None = None, show_advice: bool = False):
+    def __init__(self, rules: str = "yatzy", seed: int | None = None, show_advice: bool = False,
+                 outlook: bool = True):
         super().__init__(rules=rules, seed=seed, show_advice=show_advice)
         self._syncing = False
-        self._build()
+        self._build(outlook)
         self.new_game()
 
     # -- the model
@@ -63,10 +94,14 @@ class CoachApp(HasTraits):
         """Start again (same rules and seed unless given)."""
         self.rules = self.rules if rules is None else rules
         self.seed = self.seed if seed == "same" else seed
-        self.game = Game(self.rules, seed=self.seed, dice=dice, solution=solution_for(self.rules))
-        if len(self.dice_w) != self.game.rules.n_dice:
-            self._build_dice(self.game.rules.n_dice)
+        self.source = ""
         self.feedback = ""
+        return self._set_game(Game(self.rules, seed=self.seed, dice=dice, solution=solution_for(self.rules)))
+
+    def _set_game(self, game: Game) -> "CoachApp":
+        self.game = game
+        self.rules = game.rules.name
+        self.table.selected = None
         return self._after_move()
 
     def update(self, **params) -> "CoachApp":
@@ -94,7 +129,7 @@ class CoachApp(HasTraits):
     @property
     def status(self) -> str:
         g = self.game
-        dealt = "random dice" if self.seed is None else f"seed {self.seed}"
+        dealt = self.source or ("random dice" if self.seed is None else f"seed {self.seed}")
         head = f"{g.rules.name} · {dealt} · turn {min(g.turn, g.rules.n_boxes)} of {g.rules.n_boxes}"
         tail = f"move {len(g.decisions)} · score {g.total}"
         if g.over:
@@ -103,6 +138,8 @@ class CoachApp(HasTraits):
 
     def toggle_hold(self, i: int, on: bool | None = None) -> "CoachApp":
         """Hold die i (or release it); `on` None flips it."""
+        if self.game.over:
+            return self
         held = list(self.held)
         held[i] = not held[i] if on is None else bool(on)
         return self.update(held=held)
@@ -118,95 +155,147 @@ class CoachApp(HasTraits):
     def score(self, box: str) -> Decision | None:
         return self._move(lambda: self.game.score(box))
 
+    def enter(self, box: str | None = None) -> Decision | None:
+        """Score `box`, or with none the box the advisor would score these dice in now."""
+        if box is None and not self.game.over:
+            last = dataclasses.replace(self.game.position, rolls_left=0)
+            box = advise(last, self.game.solution)[0].box
+        return self.score(box)
+
+    def hint(self) -> Advice | None:
+        """Show the advisor's move, holding its dice when it is a keeper."""
+        best = self.best
+        if best is None:
+            return None
+        self.feedback = f"Hint: <b>{html.escape(best.label)}</b>"
+        if best.action == "keep":
+            self.held = hold_for(self.game.position.dice, best.keep)
+        else:
+            self.table.selected = best.box
+        self._render()
+        return best
+
+    def undo(self) -> "CoachApp":
+        """Take the last move back (the dice drawn since stay drawn: the stream goes on)."""
+        if not self.game.decisions:
+            self.feedback = ERROR.format("Nothing to undo.")
+            self._render()
+            return self
+        last = self.game.decisions[-1]
+        self.feedback = f"Took back turn {last.turn}: {html.escape(last.label)}."
+        return self._set_game(undo(self.game))
+
+    def press(self, key: str) -> str | None:
+        """What pressing `key` on the page does (see `dice_widget.KEYS`)."""
+        return self.table.press(key)
+
+    def save_log(self) -> str:
+        """The game log as JSON, also shown in the log panel with a download link."""
+        text = dumps(self.game)
+        self.log.saved(text)
+        return text
+
+    def load_log(self, text: str) -> "CoachApp":
+        """Continue (or review) a game from a saved JSON log."""
+        return self._load(lambda: loads(text, seed=self.seed), "loaded log")
+
+    def grade_paper(self, text: str) -> "CoachApp":
+        """Grade a game played on paper (one turn a line, `gamelog.paper_game`) in the rules shown."""
+        return self._load(lambda: paper_game(self.rules_w.value, text), "paper game")
+
+    def _load(self, make, source: str) -> "CoachApp":
+        try:
+            game = make()
+        except ValueError as err:
+            self.feedback = ERROR.format(html.escape(str(err)))
+            self._render()
+            return self
+        self.source, self.feedback = source, f"{source.capitalize()}: {len(game.decisions)} moves graded."
+        return self._set_game(game)
+
     def _move(self, make) -> Decision | None:
         try:
             decision = make()
         except ValueError as err:
-            self.feedback = f'<span style="color:#b00020">Not allowed: {html.escape(str(err))}</span>'
+            self.feedback = ERROR.format(f"Not allowed: {html.escape(str(err))}")
             self._render()
             return None
         self.feedback = decision_html(decision, self.show_advice)
+        self.table.selected = None
         self._after_move()
         return decision
 
     def _after_move(self) -> "CoachApp":
         self.held = (False,) * self.game.rules.n_dice
         self._render()
+        self.outlook.show(self.game)
         return self
 
     # -- the view
-    def _build(self) -> None:
+    def _build(self, outlook: bool) -> None:
         self.out = W.Output()
         capture = self.out.capture()
-        self.rules_w = classed(W.Dropdown(options=rule_names(), value=self.rules, description="Rules"),
-                               "yc-coach-rules")
+        self.rules_w = classed(W.Dropdown(options=rule_names(), value=self.rules, description="Rules",
+                                          layout=W.Layout(width="260px")), "yc-coach-rules")
         self.seed_w = classed(W.Text(description="Seed", placeholder="random",
                                      value="" if self.seed is None else str(self.seed),
                                      layout=W.Layout(width="180px")), "yc-coach-seed")
         self.new_w = classed(W.Button(description="New game", icon="refresh"), "yc-coach-new")
         self.status_w = classed(W.HTML(), "yc-coach-status")
-        self.dice_w: list[W.ToggleButton] = []     # one per die of the rules: `_build_dice`
-        self.dice_box = W.HBox()
-        self.roll_w = classed(W.Button(description="Reroll the others", icon="dice"), "yc-coach-roll")
-        self.card_w = classed(W.HBox(layout=W.Layout(flex_flow="row wrap")), "yc-coach-card")
-        self.card_head = classed(W.HTML(), "yc-coach-card-head")
+        self.table = classed(DiceTable(), "yc-coach-table")
+        for action, handler in [("toggle", self.toggle_hold), ("roll", self.roll), ("score", self.score),
+                                ("enter", self.enter), ("hint", self.hint), ("undo", self.undo)]:
+            self.table.on(action, capture(handler))
+        self.table.observe(lambda _: self._render_table(), "selected")
         self.show_w = classed(W.ToggleButton(description="Show advice", value=self.show_advice,
                                              icon="lightbulb-o"), "yc-coach-show-advice")
         self.feedback_w = classed(W.HTML(), "yc-coach-feedback")
+        self.outlook = Outlook(on_error=capture(self._raise), enabled=outlook)
         self.advice_w = classed(W.HTML(), "yc-coach-advice")
         self.summary_w = classed(W.HTML(), "yc-coach-summary")
         self.history_w = classed(W.HTML(), "yc-coach-history")
+        self.log = LogPanel(capture)
+        self.log.on_save, self.log.on_load, self.log.on_paper = self.save_log, self.load_log, self.grade_paper
+        wrap = W.Layout(flex_flow="row wrap", align_items="flex-start", width="100%")
+        side = W.VBox([self.feedback_w, self.outlook.widget, self.show_w, self.advice_w],
+                      layout=W.Layout(width="100%", max_width="480px", margin="0 0 0 8px"))
         self.widget = classed(W.VBox([
-            W.HBox([self.rules_w, self.seed_w, self.new_w]), self.status_w,
-            W.HBox([self.dice_box, self.roll_w]),
-            self.card_head, self.card_w,
-            self.feedback_w, self.show_w, self.advice_w, self.summary_w, self.history_w, self.out]),
-            "yc-coach")
+            W.HBox([self.rules_w, self.seed_w, self.new_w], layout=wrap), self.status_w,
+            classed(W.HBox([self.table, side], layout=wrap), "yc-coach-main"),
+            self.summary_w, self.history_w, self.log.widget, self.out],
+            layout=W.Layout(width="100%", max_width="960px")), "yc-coach")
         self.new_w.on_click(capture(lambda _: self._on_new()))
-        self.roll_w.on_click(capture(lambda _: self.roll()))
         self.show_w.observe(capture(lambda ch: self._syncing or self.update(show_advice=ch["new"])), "value")
-        self._build_dice(get_rules(self.rules).n_dice)
 
-    def _build_dice(self, n: int) -> None:
-        """One toggle button per die of the rules; clicking one holds it."""
-        capture = self.out.capture()
-        self.dice_w = [classed(W.ToggleButton(description="1", tooltip="click to hold this die",
-                                              layout=W.Layout(width="44px", height="44px")),
-                               "yc-die", f"yc-coach-die-{i}") for i in range(n)]
-        for i, button in enumerate(self.dice_w):
-            button.observe(capture(lambda ch, i=i: self._syncing or self.toggle_hold(i, ch["new"])), "value")
-        self.dice_box.children = self.dice_w
+    @staticmethod
+    def _raise(err: BaseException) -> None:
+        raise err                              # inside Output.capture: shown under the coach
 
     def _on_new(self) -> None:
         try:
             seed = _seed(self.seed_w.value)
         except ValueError as err:
-            self.feedback = f'<span style="color:#b00020">{html.escape(str(err))}</span>'
+            self.feedback = ERROR.format(html.escape(str(err)))
             self._render()
             return
         self.new_game(self.rules_w.value, seed)
 
-    def _box_buttons(self) -> None:
-        game = self.game
-        if [b.tooltip for b in self.card_w.children] != list(game.rules.box_names):
-            def make(name):
-                button = classed(W.Button(tooltip=name, layout=W.Layout(width="auto")),
-                                 "yc-coach-box", f"yc-coach-box-{name}")
-                button.on_click(self.out.capture()(lambda _: self.score(name)))
-                return button
-            self.card_w.children = [make(name) for name in game.rules.box_names]
-        allowed = {} if game.over else game.position.box_points()
-        for button in self.card_w.children:
-            name = button.tooltip
-            if name in game.scores:
-                button.description, button.disabled, button.button_style = \
-                    f"{name} = {game.scores[name]}", True, "info"
-            else:
-                bonus = int(game.position.scored(name).bonus) if name in allowed else 0
-                extra = f" + {bonus} bonus" if bonus else ""
-                button.description = (f"{name}: {allowed[name] - bonus}{extra}" if name in allowed
-                                      else f"{name}: –")
-                button.disabled, button.button_style = name not in allowed, ""
+    def _render_table(self) -> None:
+        game, table = self.game, self.table
+        if table.selected is not None and (game.over or table.selected in game.scores):
+            table.selected = None              # observed: comes back here
+            return
+        free = len(self.held) - sum(self.held)
+        with table.hold_sync():
+            table.dice = list(game.position.dice) if not game.over else []
+            table.held = list(self.held)
+            table.card = game_card_html(game, table.selected)
+            table.open_boxes = [] if game.over else list(game.position.box_points())
+            table.over = game.over
+            table.can_roll = not game.over and game.position.rolls_left > 0
+            table.can_undo = bool(game.decisions)
+            table.roll_label = (f"Reroll {free} dice" if free else "Reroll none (keep all)") \
+                if table.can_roll else "No rerolls left: score a box"
 
     def _render(self) -> None:
         game = self.game
@@ -215,20 +304,9 @@ class CoachApp(HasTraits):
             self.rules_w.value = self.rules
             self.seed_w.value = "" if self.seed is None else str(self.seed)
             self.show_w.value = self.show_advice
-            dice = game.position.dice if not game.over else ()
-            for i, button in enumerate(self.dice_w):
-                held = i < len(self.held) and self.held[i]
-                button.description = str(dice[i]) if i < len(dice) else "·"
-                button.value, button.disabled = held, game.over
-                button.button_style = HELD_STYLE if held else ""
         finally:
             self._syncing = False
-        self.roll_w.disabled = game.over or game.position.rolls_left == 0
-        free = len(self.held) - sum(self.held)
-        self.roll_w.description = f"Reroll {free} dice" if free else "Reroll none (keep all)"
-        self._box_buttons()
-        self.card_head.value = ("<b>Score card</b> (click a box to score the dice there) "
-                                f"&middot; bonuses so far: {game.bonus}")
+        self._render_table()
         self.status_w.value = f"<b>{html.escape(self.status)}</b>"
         self.feedback_w.value = self.feedback
         self.advice_w.value = (advice_table(self.advice, game.total) if self.show_advice and not game.over

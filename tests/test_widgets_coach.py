@@ -1,0 +1,191 @@
+"""The coach widget through its model: clicks and keys as the dice table sends them, the score
+card it draws, hints, undo, the game log and the outlook of the final score."""
+import json
+
+import numpy as np
+import pytest
+
+from yatzy_core.advisor import Position, advise
+from yatzy_core.coach import Game, play_optimally
+from yatzy_core.gamelog import to_log
+from yatzy_core.midgame import position_distribution
+from yatzy_core.ui.coach_outlook import chance_text, game_distribution, outlook_figure
+from yatzy_core.ui.dice_widget import DiceTable, die_svg
+from yatzy_core.ui.widgets_coach import CoachApp, hold_for
+
+
+@pytest.fixture
+def app(solutions):
+    solutions("yatzy")
+    return CoachApp("yatzy", seed=2, outlook=False)
+
+
+def message(app, **content):
+    """What the browser sends when the player clicks or presses a key."""
+    app.table._on_msg(app.table, content, [])
+
+
+def test_coach_plays_a_seeded_game_by_clicks_and_keys(solutions):
+    solutions("yatzy")
+    app = CoachApp("yatzy", seed=31, outlook=False)
+    assert app.advice_w.value == "" and app.summary_w.value == ""        # advice hidden
+    by_key = True
+    while not app.game.over:
+        best = app.best
+        if best.action == "keep":
+            for i, h in enumerate(hold_for(app.game.position.dice, best.keep)):
+                if h:
+                    message(app, type="key", key=str(i + 1)) if by_key else message(app, type="toggle", i=i)
+            assert app.table.held == list(hold_for(app.game.position.dice, best.keep))
+            message(app, type="key", key="r") if by_key else message(app, type="roll")
+        else:
+            message(app, type="score", box=best.box)
+        by_key = not by_key
+        assert "optimal" in app.feedback_w.value and "cost" not in app.feedback_w.value
+    reference = play_optimally("yatzy", seed=31, solution=solutions("yatzy")).summary()
+    assert app.game.summary() == reference
+    assert f"Total: {reference.total} points" in app.summary_w.value
+    assert f"Optimal moves: {reference.moves} of {reference.moves}" in app.summary_w.value
+    assert "game over" in app.status and app.table.open_boxes == [] and not app.table.can_roll
+    assert f'<td>Grand total</td><td class="yc-pad-score">{reference.total}</td>' in app.table.card
+
+
+def test_enter_scores_the_selected_box_or_the_advisors(app):
+    app.new_game(dice="44445")
+    assert app.press("ArrowDown") == "select" and app.table.selected == "ones"
+    assert 'yc-pad-selected" data-box="ones"' in app.table.card
+    app.press("ArrowUp")
+    assert app.table.selected == "yatzy"                          # wraps to the last open box
+    app.press("ArrowUp"), app.press("Escape")
+    assert app.table.selected is None
+    app.press("Enter")                                            # no box picked: the advisor's
+    last = Position.make("yatzy", dice="44445", rolls_left=0)
+    box = advise(last, app.game.solution)[0].box
+    assert app.game.decisions[-1].label == f"score {box}" and box in app.game.scores
+    app.press("ArrowDown"), app.press("ArrowDown")
+    picked = app.table.selected
+    assert picked == [b for b in app.game.rules.box_names if b != box][1]
+    app.press("Enter")
+    assert picked in app.game.scores and app.table.selected is None
+
+
+def test_hint_holds_the_advisors_dice_and_undo_takes_moves_back(app):
+    first = app.game.position
+    best = app.press("h") and app.best
+    assert f"Hint: <b>{best.label}</b>" in app.feedback_w.value
+    assert tuple(app.table.held) == hold_for(first.dice, best.keep)
+    app.press("r")
+    assert app.game.decisions[-1].optimal and app.table.can_undo
+    app.press("u")
+    assert app.game.position == first and app.game.decisions == [] and not app.table.can_undo
+    assert "Took back turn 1" in app.feedback_w.value
+    app.press("u")
+    assert "Nothing to undo" in app.feedback_w.value
+
+
+def test_coach_reports_losses_and_reveals_advice_on_request(app):
+    worst = app.advice[-1]
+    d = app.keep(worst.keep)
+    assert d.loss == pytest.approx(worst.loss) and f"cost {worst.loss:.2f}" in app.feedback_w.value
+    assert "optimal:" not in app.feedback_w.value                     # advice hidden
+    app.show_w.value = True
+    assert app.show_advice and app.advice_w.value.count('class="yc-row') == len(app.advice)
+    assert f"optimal: {d.best.label}" in app.history_w.value
+
+
+def test_coach_illegal_moves_show_a_message_and_change_nothing(app):
+    app.keep(app.game.position.dice)
+    app.keep(app.game.position.dice)
+    before = (app.game.position, len(app.game.decisions))
+    assert not app.table.can_roll and app.roll() is None
+    assert app.table.roll_label == "No rerolls left: score a box"
+    assert "Not allowed: no rerolls left" in app.feedback_w.value
+    assert (app.game.position, len(app.game.decisions)) == before
+    with pytest.raises(ValueError, match="i must be a die position"):
+        app.table.click_die(5)
+
+
+def test_coach_new_game_from_widgets(app, solutions):
+    solutions("yahtzee")
+    app.rules_w.value, app.seed_w.value = "yahtzee", "8"
+    app.new_w.click()
+    assert app.game.rules.name == "yahtzee" and app.seed == 8
+    assert app.table.open_boxes == list(app.game.position.box_points())
+    assert 'data-rules="yahtzee"' in app.table.card and "Yahtzee bonus (100 each)" in app.table.card
+    app.seed_w.value = "x"
+    app.new_w.click()
+    assert "seed must be a whole number" in app.feedback_w.value and app.seed == 8
+
+
+def test_coach_card_shows_box_points_and_bonus_apart(app):
+    app.new_game(dice="44445")
+    for name, following in [("fours", "55556"), ("fives", "33336"), ("threes", "66666")]:
+        app.game.score(name, next_dice=following)           # upper total 16 + 20 + 12 = 48
+    app.update()
+    assert ('data-box="sixes"><td>Sixes</td><td class="yc-pad-score"><span class="yc-pad-option">30'
+            '</span> <span class="yc-pad-extra">+50</span>') in app.table.card
+    assert "15 to go for the bonus" in app.table.card
+    message(app, type="score", box="sixes")
+    assert "bonus made" in app.table.card and '<td>Bonus (50 at 63)</td><td class="yc-pad-score">50' in app.table.card
+    assert app.game.bonus == 50 and app.game.total == 16 + 20 + 12 + 30 + 50
+
+
+def test_the_dice_are_drawn_with_pips(app):
+    assert [s.count("<circle") for s in app.table.svgs] == list(app.game.position.dice)
+    app.toggle_hold(0)
+    assert 'fill="#ffd54f"' in app.table.svgs[0] and 'fill="#ffffff"' in app.table.svgs[1]
+    assert ">9</text>" in die_svg(9)
+    with pytest.raises(ValueError, match="face"):
+        die_svg(0)
+    with pytest.raises(ValueError, match="action"):
+        DiceTable().on("jump", print)
+    assert DiceTable(dice=[1, 2]).press("q") is None
+
+
+def test_the_log_saves_loads_and_grades_a_paper_game(app):
+    app.keep(app.game.position.dice[:2])
+    text = app.save_log()
+    assert json.loads(text) == to_log(app.game) and "yc-coach-download" in app.log.link_w.value
+    moved = app.game
+    app.new_game()
+    app.log.text_w.value = text
+    app.log.load_w.click()
+    assert app.game.decisions == moved.decisions and app.game.position == moved.position
+    assert "loaded log" in app.status and "Loaded log: 1 moves graded" in app.feedback_w.value
+    app.log.text_w.value = "11112 1111 11111 yatzy\n23456 large_straight"
+    app.log.paper_w.click()
+    assert app.game.total == 70 and "paper game" in app.status and len(app.game.decisions) == 3
+    app.log.text_w.value = "{"
+    app.log.load_w.click()
+    assert "text is not JSON" in app.feedback_w.value and app.game.total == 70
+
+
+def test_outlook_from_a_position_is_the_midgame_distribution(solutions):
+    yatzy = solutions("yatzy")
+    game = Game("yatzy", dice="66666", solution=yatzy)
+    used = [b for b in yatzy.rules.box_names if b not in ("chance", "yatzy")]
+    for box in used:
+        game.scores[box] = 0                                  # a card with two boxes left
+    game.position = Position.make("yatzy", used=used, dice="66666", rolls_left=2)
+    game.total = 0
+    dist = game_distribution(game)
+    assert np.array_equal(dist.probabilities, position_distribution(game.position, yatzy).probabilities)
+    # the yatzy now, then chance with three rolls: 50 + 70/3 on average, 50 + 5 ... 50 + 30
+    assert round(dist.mean, 9) == round(50 + 70 / 3, 9) and dist.p_at_least(55) == pytest.approx(1.0)
+    fig = outlook_figure(dist, 75)
+    assert (fig.data[0].x[0], fig.data[0].x[-1]) == (55, 80)
+    assert list(fig.data[0].marker.color) == ["#9e9e9e"] * 20 + ["#2e7d32"] * 6
+    with pytest.raises(ValueError, match="target"):
+        chance_text(dist, -1)
+    app = CoachApp("yatzy", seed=4)
+    app.outlook.latest.wait()
+    expected = position_distribution(app.game.position, yatzy)
+    assert app.outlook.distribution.probabilities.tolist() == expected.probabilities.tolist()
+    assert app.outlook.chance_w.value == f"<b>{chance_text(expected, 250)}</b>"
+    app.outlook.target_w.value = 200
+    assert f"P(final score ≥ 200) = {100 * expected.p_at_least(200):.1f}%" in app.outlook.chance_w.value
+    over = play_optimally("yatzy", seed=31, solution=yatzy)
+    app.outlook.show(over)                                     # a finished game: drawn at once
+    assert app.outlook.distribution.probabilities.nonzero()[0].tolist() == [over.total]
+    assert app.outlook.chance_w.value.startswith(f"<b>P(final score ≥ 200) = {100.0 * (over.total >= 200):.1f}%")
+
