@@ -75,3 +75,13 @@ def test_ci_runs_the_readme_test_command():
 def test_test_script_installs_dev_extra_and_runs_pytest():
     script = (ROOT / "scripts" / "test.sh").read_text()
     assert '".[dev]"' in script and "-m pytest" in script
+
+
+def test_the_wheel_lists_every_package_and_its_data():
+    """A non-editable install gets only what pyproject names: every folder with an __init__.py,
+    and the rule files the built-in rule sets are read from."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "yatzy_core").rglob("__init__.py")}
+    assert set(setuptools["packages"]) == found == {"yatzy_core", "yatzy_core.ui"}
+    assert setuptools["package-data"]["yatzy_core"] == ["rulesets/*.toml"]
+    assert len(list((ROOT / "yatzy_core" / "rulesets").glob("*.toml"))) >= 8
