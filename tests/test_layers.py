@@ -34,6 +34,8 @@ LAYERS = [
     ["strategies", "goals", "goal_play"],
     ["planners"],
     ["players"],
+    ["thumb"],                                    # rules of thumb as decision lists
+    ["thumb_exact"],                              # ... measured exactly, learned from optimal play
     ["simulation", "coach"],
     ["study"],
     ["cli_args"],

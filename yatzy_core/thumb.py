@@ -20,7 +20,7 @@ of one pace class, which is what makes its exact measurement cheap (`thumb_exact
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Callable
 
 import numpy as np
@@ -79,6 +79,13 @@ class View:
     def score(self, box: int) -> np.ndarray:
         """(R,) what each roll scores in the box."""
         return self.rules.score_table[self.rolls, box]
+
+    @cached_property
+    def open_scores(self) -> np.ndarray:
+        """(C, R, B) points of each roll in each open box, -1 where the box is used."""
+        B = self.rules.n_boxes
+        opened = ((self.mask[:, :, None] >> np.arange(B)) & 1) == 0                 # (C, 1, B)
+        return np.where(opened, self.rules.score_table[self.rolls][None, :, :], -1)
 
     def speak(self, when: np.ndarray, choice) -> np.ndarray:
         """(C, R) `choice` where `when` holds, -1 elsewhere."""
@@ -141,12 +148,7 @@ def fallback_keep(view: View) -> np.ndarray:
 
 def _open_scores(view: View, vetoed=None) -> np.ndarray:
     """(C, R, B) points of each roll in each open box, -1 where closed (or vetoed)."""
-    B = view.rules.n_boxes
-    opened = np.stack([np.broadcast_to(view.open(b), (len(view.mask), len(view.rolls)))
-                       for b in range(B)], axis=-1)
-    if vetoed is not None:
-        opened = opened & ~vetoed
-    return np.where(opened, view.rules.score_table[view.rolls][None, :, :], -1)
+    return view.open_scores if vetoed is None else np.where(vetoed, -1, view.open_scores)
 
 
 def fallback_box(view: View, vetoed=None) -> np.ndarray:
@@ -159,9 +161,10 @@ def fallback_box(view: View, vetoed=None) -> np.ndarray:
     return np.argmax(scores, axis=-1)
 
 
-def decide(dl: DecisionList, view: View) -> tuple[np.ndarray, np.ndarray]:
+def decide(dl: DecisionList, view: View, memo: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(C, R) the list's choice (a keeper with rerolls left, else a box) and which rule made it
-    (its index in `dl.items`, -1 for the fallback)."""
+    (its index in `dl.items`, -1 for the fallback). `memo` keeps each rule's answers for views
+    seen before (lists that share rules are measured faster)."""
     kind = KEEP if view.rerolls > 0 else BOX
     shape = (len(view.mask), len(view.rolls))
     vetoed = None
@@ -178,7 +181,7 @@ def decide(dl: DecisionList, view: View) -> tuple[np.ndarray, np.ndarray]:
     for i, rule in enumerate(dl.items):
         if rule.kind != kind:
             continue
-        c = rule.choose(view)
+        c = _ask(rule, view, memo)
         if vetoed is not None:
             ci, ri = np.nonzero(c >= 0)
             c[ci[vetoed[ci, ri, c[ci, ri]]], ri[vetoed[ci, ri, c[ci, ri]]]] = -1
@@ -186,8 +189,22 @@ def decide(dl: DecisionList, view: View) -> tuple[np.ndarray, np.ndarray]:
         choice[new], which[new] = c[new], i
     rest = choice < 0
     if rest.any():
-        choice[rest] = (fallback_keep(view) if kind == KEEP else fallback_box(view, vetoed))[rest]
+        fallback = _FALLBACK_KEEP if kind == KEEP else _FALLBACK_BOX
+        choice[rest] = (fallback_box(view, vetoed) if vetoed is not None else _ask(fallback, view, memo))[rest]
     return choice, which
+
+
+_FALLBACK_KEEP = Rule("keep the most common face (or a run toward an open straight)", KEEP, fallback_keep)
+_FALLBACK_BOX = Rule("score the box with the most points", BOX, fallback_box)
+
+
+def _ask(rule: Rule, view: View, memo: dict | None) -> np.ndarray:
+    if memo is None:
+        return rule.choose(view)
+    key = (rule, view.mask.tobytes(), view.pace.tobytes(), view.rolls.tobytes(), view.rerolls)
+    if key not in memo:
+        memo[key] = rule.choose(view).astype(np.int16)
+    return memo[key].astype(np.int64)
 
 
 # ---- the catalogue of candidate rules ------------------------------------------------------------
@@ -349,14 +366,15 @@ def box_sum_at_least(rules: Rules, box: str, t: int) -> Rule:
                 lambda v: v.speak(v.open(b) & (v.score(b) >= t), b))
 
 
-def box_dump(rules: Rules, box: str, t: int) -> Rule:
+def box_dump(rules: Rules, box: str, t: int, save: str | None = None) -> Rule:
     b = rules.box_index(box)
+    drop = [b] + ([rules.box_index(save)] if save else [])
 
     def choose(v):
-        scores = _open_scores(v)
-        scores[:, :, b] = -1
-        return v.speak(v.open(b) & (scores.max(axis=-1) < t), b)
-    return Rule(f"Dump a roll in {_name(rules, b)} when no other open box gives {t}", BOX, choose)
+        others = np.delete(v.open_scores, drop, axis=-1)
+        return v.speak(v.open(b) & (others.max(axis=-1, initial=-1) < t), b)
+    but = f" but {save}" if save else " other"
+    return Rule(f"Dump a roll in {_name(rules, b)} when no{but} open box gives {t}", BOX, choose)
 
 
 def never_below(rules: Rules, box: str, t: int) -> Rule:

@@ -15,8 +15,8 @@ choices, where no earlier rule spoke, cut the weighted loss most.
 
 >>> rules = get_rules("yahtzee-no-bonus")
 >>> only_chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
->>> round(exact_play(DecisionList(only_chance)).total, 6)   # keep the most common face: worse than 70/3
-17.843964
+>>> round(exact_play(DecisionList(only_chance)).total, 6)   # keep the most common face: below 70/3
+18.760681
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from .thumb import KEEP, DecisionList, Rule, View, catalogue, decide, on_pace
 from .turn import box_values, evaluate
 
 __all__ = ["Play", "OptimalPolicy", "exact_play", "Positions", "optimal_positions", "learn",
-           "ablation"]
+           "prune", "ablation"]
 
 CHUNK = 1024   # contexts whose turn tables are held at once
 
@@ -55,8 +55,8 @@ class Play:
 class _ListPolicy:
     """A decision list as contexts: its class is the pace bit."""
 
-    def __init__(self, dl: DecisionList):
-        self.dl = dl
+    def __init__(self, dl: DecisionList, memo: dict | None = None):
+        self.dl, self.memo = dl, memo
 
     def classes(self, space: StateSpace) -> np.ndarray:
         masks = np.arange(1 << space.n_boxes)
@@ -64,9 +64,9 @@ class _ListPolicy:
 
     def turn(self, space, masks, classes):
         rules, R = space.rules, space.rules.dice.n_rolls
-        keeps = [decide(self.dl, View.of(rules, masks, classes, np.arange(R), j))[0].T
+        keeps = [decide(self.dl, View.of(rules, masks, classes, np.arange(R), j), self.memo)[0].T
                  for j in range(1, rules.rolls_per_turn)]
-        return keeps, decide(self.dl, View.of(rules, masks, classes, np.arange(R), 0))[0].T
+        return keeps, decide(self.dl, View.of(rules, masks, classes, np.arange(R), 0), self.memo)[0].T
 
 
 class OptimalPolicy:
@@ -84,12 +84,13 @@ class OptimalPolicy:
         return t.keep, t.box
 
 
-def _context_tables(space, policy, masks, classes, n_gain):
-    """For each context: Q (C, B, n_gain) P(turn ends in box b gaining g upper points) and
-    E (C, B) the expected points written in box b."""
+def _context_tables(space, policy, masks, classes):
+    """For each context: Q (C, B, n_dice + 1) P(the turn ends in box b with n dice of its face,
+    n = 0 for a lower box) and E (C, B) the expected points written in box b."""
     rules = space.rules
-    B, R = rules.n_boxes, rules.dice.n_rolls
-    Q, E = np.zeros((len(masks), B, n_gain)), np.zeros((len(masks), B))
+    B, R, N = rules.n_boxes, rules.dice.n_rolls, rules.n_dice + 1
+    Q, E = np.zeros((len(masks), B, N)), np.zeros((len(masks), B))
+    faces = rules.upper_faces
     for i in range(0, len(masks), CHUNK):
         m, c = masks[i:i + CHUNK], classes[i:i + CHUNK]
         keeps, box = policy.turn(space, m, c)
@@ -97,26 +98,26 @@ def _context_tables(space, policy, masks, classes, n_gain):
             raise ValueError("policy: it chose a used box")
         prob = final_roll_probabilities(space, list(keeps), len(m))       # (R, C)
         pts = rules.score_table[np.arange(R)[:, None], box]                # (R, C)
-        gain = np.where(rules.upper_faces[box] > 0, pts, 0)
+        n = np.where(faces[box] > 0, pts // np.maximum(faces[box], 1), 0)
         ctx = np.arange(len(m))[None, :]
-        Q[i:i + CHUNK] = np.bincount(((ctx * B + box) * n_gain + gain).ravel(), prob.ravel(),
-                                     len(m) * B * n_gain).reshape(len(m), B, n_gain)
+        Q[i:i + CHUNK] = np.bincount(((ctx * B + box) * N + n).ravel(), prob.ravel(),
+                                     len(m) * B * N).reshape(len(m), B, N)
         E[i:i + CHUNK] = np.bincount((ctx * B + box).ravel(), (prob * pts).ravel(), len(m) * B).reshape(len(m), B)
     return Q, E
 
 
-def exact_play(policy, name: str | None = None) -> Play:
+def exact_play(policy, name: str | None = None, memo: dict | None = None) -> Play:
     """Push P(used boxes, upper total) through `policy` (a `DecisionList` or `OptimalPolicy`)
-    from the empty card: the exact expected points of every box and bonus."""
+    from the empty card: the exact expected points of every box and bonus (`memo`: see
+    `thumb.decide`)."""
     if isinstance(policy, DecisionList):
-        rules, name, policy = policy.rules, name or "decision list", _ListPolicy(policy)
+        rules, name, policy = policy.rules, name or "decision list", _ListPolicy(policy, memo)
     else:
         rules, name = policy.solution.rules, name or "optimal"
     space = StateSpace(rules)
     if space.n_flags != 1:
         raise ValueError(f"policy: exact_play needs rules without a Yahtzee bonus or joker, got {rules.name!r}")
-    B, U, cap = rules.n_boxes, space.n_upper, rules.upper_cap
-    n_gain = int(rules.score_table[:, rules.upper_faces > 0].max(initial=0)) + 1
+    B, U, cap, t = rules.n_boxes, space.n_upper, rules.upper_cap, rules.upper_bonus_threshold
     cls = policy.classes(space)
     n_cls = int(cls.max()) + 1
     P = np.zeros((1 << B, U))
@@ -124,24 +125,23 @@ def exact_play(policy, name: str | None = None) -> Play:
     box_sum, bonus = np.zeros(B), 0.0
     for k in range(B):
         masks = np.flatnonzero(space.boxes_used == k)
-        masks = masks[P[masks].sum(axis=1) > 0]
-        Q, E = _context_tables(space, policy, np.repeat(masks, n_cls), np.tile(np.arange(n_cls), len(masks)), n_gain)
+        Q, E = _context_tables(space, policy, np.repeat(masks, n_cls), np.tile(np.arange(n_cls), len(masks)))
         Pk = P[masks]
         cidx = np.arange(len(masks))[:, None] * n_cls + cls[masks]           # (M, U)
         box_sum += np.einsum("mu,mub->b", Pk, E[cidx])
         for b in range(B):
             to = masks | (1 << b)
-            W = Pk[:, :, None] * Q[cidx, b]                                     # (M, U, gain)
             if not rules.upper_faces[b]:
-                P[to] += W.sum(axis=-1)
+                P[to] += Pk * Q[cidx, b, 0]
                 continue
-            for g in np.flatnonzero(W.sum(axis=(0, 1))):
-                moved = np.zeros((len(masks), U))
-                np.add.at(moved, (slice(None), np.minimum(np.arange(U) + g, cap)), W[:, :, g])
-                P[to] += moved
+            moved = np.zeros((len(masks), U))
+            for n in range(rules.n_dice + 1):
+                W, g = Pk * Q[cidx, b, n], n * int(rules.upper_faces[b])
+                moved[:, g:cap] += W[:, :max(cap - g, 0)]               # u + g below the cap
+                moved[:, cap] += W[:, max(cap - g, 0):].sum(axis=1)     # capped
                 if rules.tracks_upper:
-                    u = np.arange(U)
-                    bonus += W[:, (u < rules.upper_bonus_threshold) & (u + g >= rules.upper_bonus_threshold), g].sum()
+                    bonus += W[:, max(t - g, 0):t].sum()
+            P[to] += moved
     expectations = {n: float(v) for n, v in zip(rules.box_names, box_sum)}
     expectations["upper_bonus"] = float(bonus * rules.upper_bonus)
     expectations["total"] = float(box_sum.sum() + bonus * rules.upper_bonus)
@@ -257,6 +257,24 @@ def learn(positions: Positions, n_rules: int = 15, candidates=None) -> tuple[Dec
     return DecisionList(rules, tuple(candidates[i] for i in chosen)), losses
 
 
-def ablation(dl: DecisionList) -> list[tuple[str, float]]:
+def ablation(dl: DecisionList, memo: dict | None = None) -> list[tuple[str, float]]:
     """The exact expected score of the list without each of its rules, in order."""
-    return [(str(rule), exact_play(dl.without(k)).total) for k, rule in enumerate(dl.items)]
+    memo = {} if memo is None else memo
+    return [(str(rule), exact_play(dl.without(k), memo=memo).total) for k, rule in enumerate(dl.items)]
+
+
+def prune(dl: DecisionList, memo: dict | None = None) -> tuple[DecisionList, float]:
+    """One pass down the list, dropping each rule whose removal raises the exact expected score
+    (the greedy loss is one choice at a time; the exact score is the whole game). Returns the
+    pruned list and its exact expected score."""
+    memo = {} if memo is None else memo
+    score = exact_play(dl, memo=memo).total
+    k = 0
+    while k < len(dl.items):
+        shorter = dl.without(k)
+        s = exact_play(shorter, memo=memo).total
+        if s > score:
+            dl, score = shorter, s
+        else:
+            k += 1
+    return dl, score
