@@ -121,3 +121,13 @@ def test_learned_list_exact_score():
 def test_catalogue_is_readable_and_unique():
     texts = [str(r) for r in catalogue(BASE)]
     assert len(texts) == len(set(texts)) and "Chance when the dice sum to 22 or more" in texts
+
+
+def test_coach_decision_names_the_broken_rule():
+    from yatzy_core.coach import Game
+    rules = BASE
+    game = Game(rules, dice="22333")
+    decision = game.keep("22333")
+    dl = DecisionList(rules, (box_made(rules, "full_house"),))
+    assert decision.broken_rule(dl) is None
+    assert str(game.score("threes", next_dice="11111").broken_rule(dl)) == "Score a made full house"

@@ -407,7 +407,8 @@ def catalogue(rules: str | Rules) -> tuple[Rule, ...]:
 
 def broken_rule(dl: DecisionList, position: Position, choice: Advice) -> Rule | None:
     """The list's rule that decides at this position, if the choice differs from it (None when
-    the choice follows the list or the fallback decides).
+    the choice follows the list or the fallback decides). A box chosen with rerolls left is
+    judged as a box choice (the dice kept whole).
 
     >>> rules = get_rules("yahtzee-no-bonus")
     >>> dl = DecisionList(rules, (box_made(rules, "full_house"),))
@@ -417,7 +418,7 @@ def broken_rule(dl: DecisionList, position: Position, choice: Advice) -> Rule | 
     """
     rules = position.rules
     view = View.of(rules, [position.mask], on_pace(rules, [position.mask], [[position.upper]])[0],
-                   [position.roll], position.rolls_left)
+                   [position.roll], 0 if choice.action == "box" else position.rolls_left)
     decided, which = decide(dl, view)
     if which[0, 0] < 0:
         return None
