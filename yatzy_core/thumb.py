@@ -250,16 +250,18 @@ def _face_keepers(rules: Rules) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def _pattern_keepers(rules: Rules, what: str, n: int) -> np.ndarray:
-    """(n_rolls,) keeper per roll, -1 if none: the highest run of n faces ("run") or two pairs
-    of the two highest paired faces ("pairs")."""
+    """(n_rolls,) keeper per roll, -1 if none: the longest run of n or more faces ("run") or
+    two pairs of the two highest paired faces ("pairs")."""
     dice = rules.dice
     out = np.full(dice.n_rolls, -1, np.int64)
     for r, counts in enumerate(dice.rolls):
         keep = np.zeros(dice.faces, np.int64)
-        if what == "run":
-            starts = [s for s in range(dice.faces - n + 1) if (counts[s:s + n] > 0).all()]
-            if starts:
-                keep[starts[-1]:starts[-1] + n] = 1
+        if what == "run":   # the longest run of n or more faces, the highest of equal ones
+            runs = [(e - s, s) for s in range(dice.faces) for e in range(s + n, dice.faces + 1)
+                    if (counts[s:e] > 0).all()]
+            if runs:
+                length, start = max(runs)
+                keep[start:start + length] = 1
         else:
             paired = np.flatnonzero(counts >= 2)[-2:]
             if len(paired) == 2:
@@ -315,7 +317,7 @@ def keep_run(rules: Rules, n: int) -> Rule:
         any_open = np.logical_or.reduce([v.open(b) for b in straights]) if straights else False
         keeper = _pattern_keepers(v.rules, "run", n)[v.rolls]
         return v.speak(any_open & (keeper >= 0), keeper)
-    return Rule(f"Keep {n} in a row while a straight is open", KEEP, choose)
+    return Rule(f"Keep {n} or more in a row while a straight is open", KEEP, choose)
 
 
 def keep_kind_upper(rules: Rules, n: int, behind: bool = False) -> Rule:
