@@ -35,6 +35,7 @@ LAYERS = [
     ["planners"],
     ["players"],
     ["thumb"],                                    # rules of thumb as decision lists
+    ["thumb_catalogue"],                          # the candidate rules
     ["thumb_exact"],                              # ... measured exactly, learned from optimal play
     ["simulation", "coach"],
     ["study"],

@@ -7,9 +7,9 @@ from yatzy_core.advisor import Advice, Position
 from yatzy_core.rules import get_rules
 from yatzy_core.solutions import solution_for
 from yatzy_core.states import StateSpace
-from yatzy_core.thumb import (DecisionList, View, box_dump, box_made, box_sum_at_least,
-                              box_upper_kind, broken_rule, catalogue, decide, keep_kind_upper,
-                              keep_two_pairs, never_below, on_pace)
+from yatzy_core.thumb import DecisionList, View, broken_rule, decide, on_pace
+from yatzy_core.thumb_catalogue import (box_dump, box_made, box_sum_at_least, box_upper_kind,
+                                        catalogue, keep_kind_upper, keep_two_pairs, never_below)
 from yatzy_core.thumb_exact import (OptimalPolicy, ablation, exact_play, learn, optimal_positions,
                                     prune)
 from yatzy_core.turn import score_box

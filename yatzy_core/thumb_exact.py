@@ -30,7 +30,8 @@ from .rules import Rules, get_rules
 from .solutions import solution_for
 from .states import StateSpace
 from .strategies import Optimal
-from .thumb import KEEP, DecisionList, Rule, View, catalogue, decide, on_pace
+from .thumb import KEEP, DecisionList, Rule, View, decide, on_pace
+from .thumb_catalogue import catalogue
 from .turn import box_values, evaluate
 
 __all__ = ["Play", "OptimalPolicy", "exact_play", "Positions", "optimal_positions", "learn",
@@ -213,7 +214,7 @@ def _stages(rule: Rule, rules: Rules) -> range:
 
 
 def learn(positions: Positions, n_rules: int = 15, candidates=None) -> tuple[DecisionList, list[float]]:
-    """The decision list grown greedily from `candidates` (default `thumb.catalogue`): each step
+    """The decision list grown greedily from `candidates` (default `thumb_catalogue.catalogue`): each step
     puts the rule, at the place in the list, that cuts the weighted loss most. Returns the list
     and the loss per game (one choice at a time, optimal play after it) after each step."""
     rules = positions.rules
