@@ -142,11 +142,9 @@ def _greedy(rules: Rules) -> Greedy:
 def fallback_keep(view: View) -> np.ndarray:
     """(C, R) Greedy's keeper: the most common face (the higher on ties), or a run of 3-4 toward
     an open straight when it is longer."""
-    g = _greedy(view.rules)
-    pattern = np.zeros(view.mask.shape, np.int64)
-    for i, b in enumerate(g._straights):
-        pattern |= view.open(int(b)).astype(np.int64) << i
-    return g._keep_table[view.rolls[None, :], pattern]
+    greedy = _greedy(view.rules)
+    states, rolls = np.broadcast_arrays(greedy.space.index(view.mask, 0), view.rolls[None, :])
+    return greedy.keep(states.ravel(), rolls.ravel(), 1, None).reshape(states.shape)
 
 
 def _open_scores(view: View, vetoed=None) -> np.ndarray:
@@ -187,7 +185,8 @@ def decide(dl: DecisionList, view: View, memo: dict | None = None) -> tuple[np.n
         c = _ask(rule, view, memo)
         if vetoed is not None:
             ci, ri = np.nonzero(c >= 0)
-            c[ci[vetoed[ci, ri, c[ci, ri]]], ri[vetoed[ci, ri, c[ci, ri]]]] = -1
+            banned = vetoed[ci, ri, c[ci, ri]]
+            c[ci[banned], ri[banned]] = -1
         new = (choice < 0) & (c >= 0)
         choice[new], which[new] = c[new], i
     rest = choice < 0

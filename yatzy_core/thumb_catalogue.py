@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .dice import dice_of  # noqa: F401 (the doctests)
 from .rules import Rules, get_rules
 from .thumb import BOX, KEEP, VETO, Rule, View
 
@@ -126,6 +127,14 @@ def keep_made(rules: Rules, box: str) -> Rule:
 
 
 def keep_run(rules: Rules, n: int) -> Rule:
+    """Keep the longest run of n or more faces while a straight box is open (a made straight
+    is kept whole).
+
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> straight = View.of(rules, [0], [True], [rules.dice.roll_index[(1, 1, 1, 1, 1, 0)]], 2)
+    >>> dice_of(rules.dice.keepers[keep_run(rules, 4).choose(straight)[0, 0]])
+    (1, 2, 3, 4, 5)
+    """
     straights = _straights(rules)
 
     def choose(v):
