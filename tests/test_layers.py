@@ -34,6 +34,9 @@ LAYERS = [
     ["strategies", "goals", "goal_play"],
     ["planners"],
     ["players"],
+    ["thumb"],                                    # rules of thumb as decision lists
+    ["thumb_catalogue"],                          # the candidate rules
+    ["thumb_exact"],                              # ... measured exactly, learned from optimal play
     ["simulation", "coach"],
     ["gamelog"],
     ["study", "goal_coach"],                      # goal_coach: moves graded for a score to beat

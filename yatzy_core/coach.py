@@ -27,6 +27,7 @@ from .advisor import Advice, Position, advise, parse_dice
 from .rules import Rules, get_rules
 from .solutions import solution_for
 from .solver import Solution
+from .thumb import broken_rule as _broken_rule
 from .turn import TIE
 
 __all__ = ["Decision", "Summary", "Game", "play_optimally"]
@@ -57,6 +58,10 @@ class Decision:
     @property
     def label(self) -> str:
         return self.choice.label
+
+    def broken_rule(self, rules_of_thumb):
+        """The rule of a `thumb.DecisionList` this move broke, or None (`thumb.broken_rule`)."""
+        return _broken_rule(rules_of_thumb, self.position, self.choice)
 
     def __str__(self) -> str:
         where = (f"turn {self.turn}, dice {' '.join(map(str, self.position.dice))}, "
