@@ -46,7 +46,7 @@ LAYERS = [
     ["ui.objectives"],                            # what the explorer ranks by
     ["__main__", "ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.scorecard",
      "ui.dice_widget", "ui.coach_log"],
-    ["ui.coach_outlook"],
+    ["ui.coach_outlook", "ui.coach_goal"],
     ["ui.widgets_coach", "ui.rules_editor"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}

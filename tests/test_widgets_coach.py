@@ -189,3 +189,20 @@ def test_outlook_from_a_position_is_the_midgame_distribution(solutions):
     assert app.outlook.distribution.probabilities.nonzero()[0].tolist() == [over.total]
     assert app.outlook.chance_w.value.startswith(f"<b>P(final score ≥ 200) = {100.0 * (over.total >= 200):.1f}%")
 
+
+
+def test_the_coach_grades_a_game_to_beat_a_score():
+    """The panel grades on its worker thread, from a table up to the score (a few seconds)."""
+    from yatzy_core.goal_coach import grade_to_beat
+    from yatzy_core.ui.coach_goal import grades_html
+    app = CoachApp("yahtzee-no-bonus", seed=3, outlook=False)
+    while not app.game.over:
+        best = app.best
+        app.keep(best.keep) if best.action == "keep" else app.score(best.box)
+    app.goal.submit(240)
+    assert app.goal.wait(300)
+    want = grade_to_beat(app.game, 240)
+    assert app.goal.result_w.value == grades_html(want, 240)
+    best = sum(g.optimal for g in want)
+    assert f"{best} of {len(app.game.decisions)} moves were the best" in app.goal.result_w.value
+    assert all(0 <= g.probability <= g.best + 1e-12 for g in want) and best < len(want)

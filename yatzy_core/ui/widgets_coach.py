@@ -34,6 +34,7 @@ from ..coach import Decision, Game
 from ..gamelog import dumps, loads, paper_game, undo
 from ..rules import get_rules, rule_names
 from ..solutions import solution_for
+from .coach_goal import GoalPanel
 from .coach_log import LogPanel
 from .coach_outlook import Outlook
 from .dice_widget import DiceTable
@@ -203,6 +204,12 @@ class CoachApp(HasTraits):
         """Grade a game played on paper (one turn a line, `gamelog.paper_game`) in the rules shown."""
         return self._load(lambda: paper_game(self.rules_w.value, text), "paper game")
 
+    def grade_to_beat(self, score: int) -> list:
+        """The moves so far graded by the chance to beat `score` they gave away (the panel's
+        button runs this on a worker thread and shows the verdict)."""
+        from ..goal_coach import grade_to_beat   # the target kernel: only when asked
+        return grade_to_beat(self.game, score)
+
     def _load(self, make, source: str) -> "CoachApp":
         try:
             game = make()
@@ -256,13 +263,15 @@ class CoachApp(HasTraits):
         self.history_w = classed(W.HTML(), "yc-coach-history")
         self.log = LogPanel(capture)
         self.log.on_save, self.log.on_load, self.log.on_paper = self.save_log, self.load_log, self.grade_paper
+        self.goal = GoalPanel(capture)
+        self.goal.grade = self.grade_to_beat
         wrap = W.Layout(flex_flow="row wrap", align_items="flex-start", width="100%")
         side = W.VBox([self.feedback_w, self.outlook.widget, self.show_w, self.advice_w],
                       layout=W.Layout(width="100%", max_width="480px", margin="0 0 0 8px"))
         self.widget = classed(W.VBox([
             W.HBox([self.rules_w, self.seed_w, self.new_w], layout=wrap), self.status_w,
             classed(W.HBox([self.table, side], layout=wrap), "yc-coach-main"),
-            self.summary_w, self.history_w, self.log.widget, self.out],
+            self.summary_w, self.goal.widget, self.history_w, self.log.widget, self.out],
             layout=W.Layout(width="100%", max_width="960px")), "yc-coach")
         self.new_w.on_click(capture(lambda _: self._on_new()))
         self.show_w.observe(capture(lambda ch: self._syncing or self.update(show_advice=ch["new"])), "value")
