@@ -108,3 +108,20 @@ def test_a_wrong_log_is_refused(yatzy):
     with pytest.raises(ValueError, match="move 1"):
         replay({**good, "moves": [{"pass": True}]}, solution=yatzy)
     assert replay(good, solution=yatzy, seed=np.random.default_rng(1)).position.dice == (1, 2, 3, 4, 5)
+
+
+def test_malformed_moves_and_turns_are_named():
+    log = json.loads(dumps(Game("yatzy", seed=4)))
+    log["moves"] = [5]
+    with pytest.raises(ValueError, match="log move 1"):
+        replay(log)
+    for bad in (5, [5], None):
+        with pytest.raises(ValueError, match="turns"):
+            paper_game("yatzy", bad)
+
+
+def test_hold_for_names_a_keep_not_among_the_dice():
+    from yatzy_core.ui.widgets_coach import hold_for
+    assert hold_for((6, 1, 6), (6, 6)) == (True, False, True)
+    with pytest.raises(ValueError, match="keep"):
+        hold_for((1, 2, 3), (4,))

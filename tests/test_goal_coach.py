@@ -47,3 +47,24 @@ def test_bad_scores_are_named():
     for bad in (-1, "10", True, 2.5):
         with pytest.raises(ValueError, match="score"):
             grade_to_beat(game, bad)
+
+
+def test_bad_inputs_of_the_goal_helpers_are_named(table):
+    from yatzy_core.goal_play import tie_table
+    from yatzy_core.goals import second_player
+    from yatzy_core.ui.objectives import objective_rows
+    from yatzy_core.advisor import Position
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match="batch"):
+            tie_table(table, batch=bad)
+    first = np.array([0.5, 0.5])
+    with pytest.raises(ValueError, match="one of them"):
+        second_player(first, table, first)
+    with pytest.raises(ValueError, match="ties"):
+        second_player(first, table, ties=np.ones(1))
+    p = Position.make(TINY, dice=(1, 2))
+    for kw, name in (({"scored": "x", "total": 5}, "scored"), ({"scored": 0, "total": -1}, "total")):
+        with pytest.raises(ValueError, match=name):
+            objective_rows(p, "reach", **kw)
+    with pytest.raises(ValueError, match="objective"):
+        objective_rows(p, "mean", scored=0)

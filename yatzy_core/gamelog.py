@@ -99,6 +99,8 @@ def replay(log: dict, solution: Solution | None = None, seed=None) -> Game:
 
 
 def _play(game: Game, move: dict) -> None:
+    if not isinstance(move, dict):
+        raise ValueError(f"a move is an object with 'keep' or 'score', got {type(move).__name__}")
     dice = move.get("dice")
     if "keep" in move:
         kept = parse_dice(move["keep"], game.rules.faces)
@@ -134,6 +136,8 @@ def paper_game(rules: str | Rules, turns, solution: Solution | None = None) -> G
     `roll choice roll choice ... box` (see the module docstring)."""
     if isinstance(turns, str):
         turns = turns.splitlines()
+    if not isinstance(turns, (list, tuple)) or not all(isinstance(t, str) for t in turns):
+        raise ValueError(f"turns must be a text or a list of lines (str), got {type(turns).__name__}")
     lines = [line.split() for line in turns if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise ValueError("turns must hold at least one line")

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 from .advisor import Position
 from .coach import Decision, Game
@@ -52,16 +55,23 @@ def _value_of(choices: list[GoalAdvice], decision: Decision) -> float:
                 and a.box == decision.choice.box)
 
 
+@lru_cache(maxsize=2)
+def _table(rules, goal: int) -> Targets:
+    """The table a grade reads, kept for the next grade of the same score (a whole game solved
+    up to the goal takes seconds to a minute when no whole table is cached)."""
+    return targets_for(Position.make(rules, dice=(1,) * rules.n_dice), goal)   # the empty card
+
+
 def grade_to_beat(game: Game, score: int, targets: Targets | None = None) -> list[GoalGrade]:
     """Every move of `game` (finished or not) graded by P(final total > score), best play after
     it. One target table serves the whole game: `targets`, else the one `goals.targets_for`
     gives from the empty card (cached whole table, or solved once up to score + 1)."""
-    if isinstance(score, bool) or not isinstance(score, int) or score < 0:
+    if isinstance(score, bool) or not isinstance(score, (int, np.integer)) or score < 0:
         raise ValueError(f"score must be a whole number >= 0, got {score!r}")
     goal, points, grades = score + 1, 0, []
-    for d in game.decisions:
+    for d in list(game.decisions):
         if targets is None:
-            targets = targets_for(Position.make(game.rules, dice=d.position.dice), goal)
+            targets = _table(game.rules, goal)
         ranked = goal_advice(d.position, points, goal, targets)
         played = d.position
         if d.choice.action == "box" and d.position.rolls_left > 0:   # stopped rolling early

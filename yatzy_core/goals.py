@@ -159,6 +159,10 @@ def second_player(first: np.ndarray, targets: Targets | None, second: np.ndarray
     {'second wins': 0.375, 'tie': 0.5, 'first wins': 0.125}
     """
     first = np.asarray(first, dtype=np.float64)
+    if (targets is None) == (second is None):
+        raise ValueError("give the second player's distribution (second) or its target table (targets), one of them")
+    if ties is not None and (targets is None or len(ties) < min(len(first), targets.n_max) + 1):
+        raise ValueError("ties must be the start row of tie_table(targets) (needs targets)")
     if targets is None:
         second = np.asarray(second, dtype=np.float64)
         cdf = np.cumsum(second)                                     # P(second <= x)

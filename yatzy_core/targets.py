@@ -199,7 +199,20 @@ def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool =
     if not use_cache:
         return make()
     path = cache_path(rules, f"targets-{n_max}-{np.dtype(dtype).name}")
-    return cached(path, lambda p: _load(p, rules, n_max), make, _save)
+    try:                                   # the file read last, unchanged since: no second read
+        stat = path.stat()
+        key = (str(path), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = None
+    if key is not None and _LAST_READ.get("key") == key:
+        return _LAST_READ["table"]
+    table = cached(path, lambda p: _load(p, rules, n_max), make, _save)
+    if key is not None:
+        _LAST_READ.update(key=key, table=table)
+    return table
+
+
+_LAST_READ: dict = {}   # the whole table read last (a widget asks again on every change)
 
 
 def cached_caps(rules: str | Rules, dtype=np.float32) -> list[int]:

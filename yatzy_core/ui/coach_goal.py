@@ -39,8 +39,8 @@ def grades_html(grades: list[GoalGrade], score: int) -> str:
 
 
 class GoalPanel:
-    """A score box, a button and the verdict; `grade(score)` is set by the owner and returns
-    the grades (it runs on the worker thread)."""
+    """A score box, a button and the verdict. The owner sets `current()` (the game now, read on
+    the UI thread when the button is pressed) and `grade(game, score)` (run on the worker)."""
 
     def __init__(self, capture):
         self.score_w = W.BoundedIntText(value=250, min=0, max=2000, description="Score to beat",
@@ -51,7 +51,8 @@ class GoalPanel:
         self.button_w.add_class("yc-coach-grade-beat")
         self.result_w = W.HTML("")
         self.result_w.add_class("yc-coach-beat-result")
-        self.grade = lambda score: []
+        self.current = lambda: None
+        self.grade = lambda game, score: []
         self._latest = Latest(on_error=lambda err: setattr(
             self.result_w, "value", f"<p>Could not grade: {html.escape(str(err))}</p>"))
         self.button_w.on_click(capture(lambda _: self.submit(self.score_w.value)))
@@ -60,14 +61,21 @@ class GoalPanel:
 
     def submit(self, score: int) -> None:
         """Grade on the worker; the panel shows that it works, then the verdict."""
-        self.result_w.value = ("<p>Grading&hellip; (the first time for these rules this solves "
-                               "the table of every target, up to a minute)</p>")
+        game = self.current()                  # the moves as they are now, not when the job runs
+        self.result_w.value = ("<p>Grading&hellip; (the first grade of a score solves the table of "
+                               "every target up to it, up to a minute, unless <code>yatzy solve "
+                               "--goal</code> has cached a whole table)</p>")
 
         def job(checkpoint):
-            grades = self.grade(score)
+            grades = self.grade(game, score)
             checkpoint()
             self.result_w.value = grades_html(grades, score)
         self._latest.submit(job)
+
+    def reset(self) -> None:
+        """A new game: drop the verdict, and any grade still running (at its checkpoint)."""
+        self._latest.submit(lambda checkpoint: None)
+        self.result_w.value = ""
 
     def wait(self, timeout: float | None = None) -> bool:
         return self._latest.wait(timeout)

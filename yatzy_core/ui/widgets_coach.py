@@ -23,6 +23,7 @@ your optimal moves, the expected points lost and your three costliest decisions.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import html
 
@@ -68,7 +69,10 @@ def hold_for(dice, keep) -> tuple[bool, ...]:
     """
     held = [False] * len(dice)
     for face in keep:
-        held[next(i for i, d in enumerate(dice) if d == face and not held[i])] = True
+        free = [i for i, d in enumerate(dice) if d == face and not held[i]]
+        if not free:
+            raise ValueError(f"keep {tuple(keep)} is not among the dice {tuple(dice)}")
+        held[free[0]] = True
     return tuple(held)
 
 
@@ -100,6 +104,7 @@ class CoachApp(HasTraits):
         return self._set_game(Game(self.rules, seed=self.seed, dice=dice, solution=solution_for(self.rules)))
 
     def _set_game(self, game: Game) -> "CoachApp":
+        self.goal.reset()
         self.game = game
         self.rules = game.rules.name
         self.table.selected = None
@@ -204,11 +209,16 @@ class CoachApp(HasTraits):
         """Grade a game played on paper (one turn a line, `gamelog.paper_game`) in the rules shown."""
         return self._load(lambda: paper_game(self.rules_w.value, text), "paper game")
 
-    def grade_to_beat(self, score: int) -> list:
-        """The moves so far graded by the chance to beat `score` they gave away (the panel's
-        button runs this on a worker thread and shows the verdict)."""
+    def grade_to_beat(self, score: int, game: Game | None = None) -> list:
+        """The moves so far (of `game`, default the one on screen) graded by the chance to beat
+        `score` they gave away; the panel's button runs this on a worker thread."""
         from ..goal_coach import grade_to_beat   # the target kernel: only when asked
-        return grade_to_beat(self.game, score)
+        return grade_to_beat(self.game if game is None else game, score)
+
+    def _snapshot(self) -> Game:
+        snap = copy.copy(self.game)
+        snap.decisions = list(self.game.decisions)
+        return snap
 
     def _load(self, make, source: str) -> "CoachApp":
         try:
@@ -264,7 +274,8 @@ class CoachApp(HasTraits):
         self.log = LogPanel(capture)
         self.log.on_save, self.log.on_load, self.log.on_paper = self.save_log, self.load_log, self.grade_paper
         self.goal = GoalPanel(capture)
-        self.goal.grade = self.grade_to_beat
+        self.goal.current = self._snapshot
+        self.goal.grade = lambda game, score: self.grade_to_beat(score, game)
         wrap = W.Layout(flex_flow="row wrap", align_items="flex-start", width="100%")
         side = W.VBox([self.feedback_w, self.outlook.widget, self.show_w, self.advice_w],
                       layout=W.Layout(width="100%", max_width="480px", margin="0 0 0 8px"))
