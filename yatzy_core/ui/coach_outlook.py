@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import html
+import threading
 
 import ipywidgets as W
 import numpy as np
@@ -89,16 +90,19 @@ class Outlook:
                              layout=W.Layout(max_width="100%", overflow="hidden"))
         self.widget.add_class("yc-coach-outlook")
         self.target_w.observe(lambda _: self._draw(), "value")
+        self._lock, self._shown = threading.Lock(), 0
 
     def show(self, game) -> None:
         """Compute the distribution from the game's position on the worker, then draw it."""
         self.widget.layout.display = None if self.enabled else "none"
         if not self.enabled:
             return
+        with self._lock:
+            self._shown += 1                   # only the newest position may be drawn
+            mine = self._shown
         if game.over:                          # a point mass: no pass to wait for
             self.latest.submit(lambda checkpoint: None)    # a pass still running is stale now
-            self.distribution = game_distribution(game)
-            self._draw()
+            self._publish(mine, game_distribution(game))
             return
         self.chance_w.value = "<i>computing your chances&hellip;</i>"
         game = copy.copy(game)                 # position and total as they are now
@@ -106,9 +110,15 @@ class Outlook:
         def job(checkpoint):
             dist = game_distribution(game)
             checkpoint()                       # a newer move came: never show this one
+            self._publish(mine, dist)
+        self.latest.submit(job)
+
+    def _publish(self, mine: int, dist) -> None:
+        with self._lock:                       # the check and the drawing as one step
+            if mine != self._shown:
+                return
             self.distribution = dist
             self._draw()
-        self.latest.submit(job)
 
     def _draw(self) -> None:
         dist = self.distribution
