@@ -42,6 +42,7 @@ pytest.importorskip("voila", reason="voila is not installed (notebooks/dev extra
 if not os.access(CHROMIUM, os.X_OK):
     pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install_browser.sh", allow_module_level=True)
 expect = sync_api.expect
+expect.set_options(timeout=WAIT_MS)   # a loaded machine redraws a plotly chart in seconds, not ms
 
 
 def free_port() -> int:
