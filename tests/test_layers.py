@@ -41,7 +41,7 @@ LAYERS = [
     ["gamelog"],
     ["study", "goal_coach"],                      # goal_coach: moves graded for a score to beat
     ["cli_args"],
-    ["cli_study", "cli_distribution"],
+    ["cli_study", "cli_distribution", "cli_grade"],
     ["cli"],
     ["ui.objectives"],                            # what the explorer ranks by
     ["__main__", "ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.scorecard",

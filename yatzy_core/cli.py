@@ -26,6 +26,7 @@ from .advisor import Position, advise
 from .cache import CacheWarning, get_solution
 from .cli_args import MAX_LINE, flag, rules_argument, short, text, theta, whole
 from .cli_distribution import add_distribution_parser
+from .cli_grade import add_grade_parser
 from .cli_study import add_simulate_parser, add_study_parser
 from .rules import Rules, get_rules
 from .states import StateSpace
@@ -185,7 +186,7 @@ def run_info(args) -> int:
 # ---- the command ------------------------------------------------------------------------------
 
 SUBCOMMANDS = [add_solve_parser, add_advise_parser, add_info_parser,
-               add_simulate_parser, add_study_parser, add_distribution_parser]
+               add_simulate_parser, add_study_parser, add_distribution_parser, add_grade_parser]
 
 
 class _Parser(argparse.ArgumentParser):
