@@ -13,7 +13,7 @@ PACKAGE = ROOT / "yatzy_core"
 
 # bottom to top; a module may import from earlier layers only (the README lists the same)
 LAYERS = [
-    ["version"],
+    ["version", "checks"],                        # checks: argument errors that name the argument
     ["dice"],
     ["probability", "rules"],
     ["rulefile"],                                 # reads rule files into Rules (see LAZY)

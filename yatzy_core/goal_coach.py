@@ -19,9 +19,8 @@ import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
-
 from .advisor import Position
+from .checks import whole_number
 from .coach import Decision, Game
 from .goals import GoalAdvice, goal_advice, targets_for
 from .rules import get_rules  # noqa: F401 (the doctest)
@@ -66,8 +65,7 @@ def grade_to_beat(game: Game, score: int, targets: Targets | None = None) -> lis
     """Every move of `game` (finished or not) graded by P(final total > score), best play after
     it. One target table serves the whole game: `targets`, else the one `goals.targets_for`
     gives from the empty card (cached whole table, or solved once up to score + 1)."""
-    if isinstance(score, bool) or not isinstance(score, (int, np.integer)) or score < 0:
-        raise ValueError(f"score must be a whole number >= 0, got {score!r}")
+    whole_number("score", score)
     goal, points, grades = score + 1, 0, []
     for d in list(game.decisions):
         if targets is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checks import whole_number
 from .policy import final_roll_probabilities
 from .rules import get_rules  # noqa: F401 (the doctest)
 from .states import StateSpace
@@ -95,8 +96,7 @@ def tie_table(targets: Targets, batch: int = 16, dtype=np.float64, progress=None
     >>> round(float(w[24] - t.vector(0)[24]), 4)   # P(chance = 23) playing for 24
     0.0968
     """
-    if isinstance(batch, bool) or not isinstance(batch, (int, np.integer)) or batch < 1:
-        raise ValueError(f"batch must be a whole number >= 1, got {batch!r}")
+    whole_number("batch", batch, lo=1)
     space, n_max = targets.space, targets.n_max
     lanes = np.arange(n_max + 1)
     W = np.zeros((space.size, n_max + 1), dtype=dtype)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .advisor import Position, choice_dict, choice_label
+from .checks import whole_number
 from .dice import dice_of
 from .rules import get_rules  # noqa: F401 (the doctest)
 from .states import StateSpace
@@ -96,9 +97,7 @@ def _options(position: Position, turn, pick) -> list[tuple[str, tuple | None, st
 def goal_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[GoalAdvice]:
     """Every choice, best first, with its exact P(final total >= goal) from a card holding
     `points` (bonuses included). Choices within TIE keep the turn engine's order."""
-    for name, v in (("points", points), ("goal", goal)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
-            raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
+    whole_number("points", points), whole_number("goal", goal)
     if points < position.upper_total:
         raise ValueError(f"points {points} is less than the upper total {position.upper_total}")
     need = max(goal - points, 0)

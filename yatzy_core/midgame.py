@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .advisor import Position
+from .checks import whole_number
 from .distribution import ScoreDistribution, final_scores, kind_box
 from .forward import Rows, push_layers
 from .policy import gather_keepers, spread_keepers
@@ -32,8 +33,7 @@ def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDi
     or an `advisor.Position` (inside a turn), with `points` already scored (all boxes and
     bonuses; at least the position's upper total)."""
     space = solution.space
-    if isinstance(points, bool) or not isinstance(points, (int, np.integer)) or points < 0:
-        raise ValueError(f"points must be a whole number >= 0, got {points!r}")
+    whole_number("points", points)
     if isinstance(where, Position):
         if where.rules != solution.rules:
             raise ValueError(f"the solution is for rules {solution.rules.name!r}, "

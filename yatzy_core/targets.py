@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .checks import whole_number
 from .cache import CacheError, cache_path, cached, layout_digest, read_trusted, write_trusted
 from .kernel import Tables, _vectorizing, tables
 from .rules import Rules, get_rules
@@ -159,8 +160,7 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     position). dtype float32 halves the table and the time, to about 1e-6."""
     rules = get_rules(rules)
     n_max = N_MAX.get(rules.name, 400) if n_max is None else n_max
-    if isinstance(n_max, bool) or not isinstance(n_max, (int, np.integer)) or n_max < 0:
-        raise ValueError(f"n_max must be a whole number >= 0, got {n_max!r}")
+    whole_number("n_max", n_max)
     space, t = StateSpace(rules), tables(rules)
     start = time.perf_counter()
     layers, band, offset, used = _layout(space, n_max, within)
@@ -174,14 +174,15 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
 def _save(targets: Targets, path) -> None:
     write_trusted(path, targets.rules, targets.data, FORMAT, seconds=targets.seconds,
                   n_max=targets.n_max, dtype=str(targets.data.dtype),
-                  layout=layout_digest(StateSpace(targets.rules)))
+                  layout=layout_digest(targets.space))
 
 
 def _load(path, rules: Rules, n_max: int) -> Targets:
-    fields = read_trusted(path, rules, FORMAT, layout_digest(StateSpace(rules)))
+    space = StateSpace(rules)
+    fields = read_trusted(path, rules, FORMAT, layout_digest(space))
     if int(fields["n_max"]) != n_max:
         raise CacheError(f"{path} holds targets up to {int(fields['n_max'])}, not {n_max}")
-    layers, band, offset, used = _layout(StateSpace(rules), n_max, 0)
+    layers, band, offset, used = _layout(space, n_max, 0)
     for layer, _, reps in layers:
         band[layer], offset[layer] = band[reps], offset[reps]
     data = fields["numbers"].astype(str(fields["dtype"]))

@@ -21,6 +21,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
+from ..checks import whole_number
 from ..distribution import ScoreDistribution
 from ..midgame import position_distribution
 from .background import Latest
@@ -42,9 +43,7 @@ def game_distribution(game) -> ScoreDistribution:
 
 
 def _check_target(target) -> int:
-    if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or target < 0:
-        raise ValueError(f"target must be a whole number >= 0, got {target!r}")
-    return int(target)
+    return whole_number("target", target)
 
 
 def chance_text(dist: ScoreDistribution, target: int) -> str:

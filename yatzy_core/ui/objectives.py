@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..advisor import Advice, Position
+from ..checks import whole_number
 from ..rules import get_rules  # noqa: F401 (the doctest)
 from ..turn import TIE
 
@@ -69,8 +68,8 @@ def objective_rows(position: Position, objective: str, scored: int | None = None
     if objective not in ("reach", "beat"):
         raise ValueError(f"objective must be reach, beat or risk (the mean is `advise`), got {objective!r}")
     for name, v in (("scored", scored), ("total", total), ("score", score)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0):
-            raise ValueError(f"{name} must be a whole number >= 0, got {v!r}")
+        if v is not None:
+            whole_number(name, v)
     if scored is None:
         raise ValueError("enter the points so far (bonuses included) to play for a total")
     goal = total if objective == "reach" else None if score is None else score + 1
