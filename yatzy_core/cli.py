@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 import warnings
@@ -34,6 +35,7 @@ from .states import StateSpace
 __all__ = ["build_parser", "main"]
 
 PROG = "yatzy"
+NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
 
 
 # ---- solve ----------------------------------------------------------------------------------
@@ -125,10 +127,13 @@ def run_advise(args) -> int:
             raise ValueError(f"argument --points: {points} is less than the upper total {position.upper_total}")
         return _print_goal(args, position, goal_advice(position, points, goal), "probability")
     if args.risk is not None:
+        from .targets import check_theta
+        with flag("--risk"):
+            check_theta(args.risk, position.rules)
         return _print_goal(args, position, risk_advice(position, args.risk), "certainty_equivalent")
     ranked = advise(position, use_cache=not args.no_cache)[:args.top]
     if args.json:
-        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict()) for a in ranked) + "\n]")
+        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
         return 0
     print(position)
     width = max(len(a.label) for a in ranked)
@@ -142,7 +147,7 @@ def _print_goal(args, position, ranked, field) -> int:
     """The ranked choices for a goal or a risk appetite, as a table or JSON."""
     ranked = ranked[:args.top]
     if args.json:
-        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict()) for a in ranked) + "\n]")
+        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
         return 0
     print(position)
     width = max(len(a.label) for a in ranked)
@@ -190,7 +195,12 @@ SUBCOMMANDS = [add_solve_parser, add_advise_parser, add_info_parser,
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with its usage errors as one line, like the errors the package raises."""
+    """argparse with its usage errors as one line, like the errors the package raises, and
+    negative numbers in any form (-1e-3, -.5, -inf) taken as values, never as options."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_NUMBER
 
     def error(self, message):
         self.exit(2, short(f"{PROG}: error: {message} (see: {self.prog} --help)", MAX_LINE) + "\n")

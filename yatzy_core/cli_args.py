@@ -53,19 +53,13 @@ def whole(lo: int | None = None, hi: int | None = None, why: str = ""):
     return convert
 
 
-MAX_THETA = 0.4    # exp(theta * points) stays finite in float64 for every rule set's points
-
-
 def theta(value: str) -> float:
-    """A risk appetite: a finite number other than 0, at most MAX_THETA either side."""
+    """A risk appetite: a number. Its range depends on the rules' points, so `run_advise`
+    checks it with `targets.check_theta` once the rules are known."""
     try:
-        x = float(text(value))
+        return float(text(value))
     except ValueError:
         raise ArgumentTypeError(f"invalid number: {short(value)!r}") from None
-    if not (x == x and abs(x) <= MAX_THETA) or x == 0:
-        raise ArgumentTypeError(f"must be a number other than 0 between -{MAX_THETA} and {MAX_THETA} "
-                                f"(0 is the mean: leave --risk out), got {short(value)}")
-    return x
 
 
 def rules_argument(parser) -> None:

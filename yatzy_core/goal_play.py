@@ -21,7 +21,7 @@ from .checks import whole_number
 from .policy import final_roll_probabilities
 from .rules import get_rules  # noqa: F401 (the doctest)
 from .states import StateSpace
-from .targets import Targets, solve_targets  # noqa: F401 (the doctest)
+from .targets import Targets, check_theta, solve_targets  # noqa: F401 (solve_targets: the doctest)
 from .turn import AtLeast, ExpUtility, box_values, evaluate, score_box
 
 __all__ = ["target_distribution", "risk_distribution", "tie_table"]
@@ -72,11 +72,14 @@ def target_distribution(targets: Targets, goal: int) -> np.ndarray:
 
 
 def risk_distribution(rules, theta: float, utilities: np.ndarray) -> np.ndarray:
-    """P(final total = x) under the policy that maximises E[exp(theta * points)]."""
+    """P(final total = x) under the policy that maximises E[exp(theta * points)], its ties
+    within TIE on the certainty-equivalent scale (`risk_advice`'s order)."""
     space = StateSpace(get_rules(rules))
+    objective = ExpUtility(check_theta(theta, space.rules))
 
     def turn_of(state, pts):
-        t = evaluate(space, box_values(space, utilities, np.array([state]), ExpUtility(theta)))
+        t = evaluate(space, box_values(space, utilities, np.array([state]), objective),
+                     scale=objective.certainty)
         return [np.repeat(k, len(pts), axis=1) for k in t.keep], np.repeat(t.box, len(pts), axis=1)
     return _forward(space, turn_of)
 

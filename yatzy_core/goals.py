@@ -26,9 +26,9 @@ from .checks import whole_number
 from .dice import dice_of
 from .rules import get_rules  # noqa: F401 (the doctest)
 from .states import StateSpace
-from .targets import (Targets, cached_caps, certainty_equivalent, check_theta, risk_table, solve_risk,
-                      solve_targets, target_table)
-from .turn import AtLeast, ExpUtility, box_values, evaluate, ranked
+from .targets import (Targets, cached_caps, check_theta, most_gain, risk_table, solve_risk, solve_targets,
+                      target_table)
+from .turn import MEAN, AtLeast, ExpUtility, box_values, evaluate, ranked
 
 __all__ = ["GoalAdvice", "goal_advice", "risk_advice", "targets_for", "quick_targets", "play_to_target",
            "second_player"]
@@ -96,15 +96,20 @@ def _options(position: Position, turn, pick) -> list[tuple[str, tuple | None, st
 
 def goal_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[GoalAdvice]:
     """Every choice, best first, with its exact P(final total >= goal) from a card holding
-    `points` (bonuses included). Choices within TIE keep the turn engine's order."""
+    `points` (bonuses included). Choices within TIE keep the turn engine's order. A goal past
+    the most the card can still gain is answered at once: 0 for every choice, nothing solved."""
     whole_number("points", points), whole_number("goal", goal)
     if points < position.upper_total:
         raise ValueError(f"points {points} is less than the upper total {position.upper_total}")
     need = max(goal - points, 0)
+    space = StateSpace(position.rules) if targets is None else targets.space
+    state = np.array([position.state(space)])
+    if need > most_gain(space, state)[0]:
+        turn = evaluate(space, box_values(space, np.zeros(space.size), state, MEAN), choose=False)
+        options = _options(position, turn, lambda a: np.where(np.isfinite(a), 0.0, a))
+        return [GoalAdvice(*o[:3], probability=0.0) for o in options]
     targets = targets_for(position, need) if targets is None else targets
-    space = targets.space
-    turn = evaluate(space, box_values(space, targets, np.array([position.state(space)]),
-                                      AtLeast(targets.n_max + 1)), choose=False)
+    turn = evaluate(space, box_values(space, targets, state, AtLeast(targets.n_max + 1)), choose=False)
     options = _options(position, turn, lambda a: a[..., min(need, targets.n_max)])
     order = ranked([o[3] for o in options], range(len(options)))
     return [GoalAdvice(*options[i][:3], probability=options[i][3]) for i in order]
@@ -112,18 +117,19 @@ def goal_advice(position: Position, points: int, goal: int, targets: Targets | N
 
 def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[GoalAdvice]:
     """Every choice, best first, by its certainty equivalent (points still to come) under
-    E[exp(theta * points)]: theta < 0 cautious, > 0 bold."""
-    theta = check_theta(theta)
+    E[exp(theta * points)]: theta < 0 cautious, > 0 bold. Ranked on the certainty-equivalent
+    scale (within TIE points: tied), not on the utilities, which all lie within TIE of each
+    other once |theta| times the points is large or |theta| tiny."""
+    theta = check_theta(theta, position.rules)
     space = StateSpace(position.rules)
     if utilities is None:   # late: the subgame of the open boxes; early: the cached whole table
         utilities = (solve_risk(position.rules, [theta], within=position.mask)[:, 0] if _late(position)
                      else risk_table(position.rules, theta))
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
-    options = _options(position, turn, lambda a: a)
+    options = _options(position, turn, ExpUtility(theta).certainty)
     order = ranked([o[3] for o in options], range(len(options)))
-    return [GoalAdvice(*options[i][:3], certainty_equivalent=float(certainty_equivalent(options[i][3], theta)))
-            for i in order]
+    return [GoalAdvice(*options[i][:3], certainty_equivalent=options[i][3]) for i in order]
 
 
 def play_to_target(targets: Targets, goal: int, rng: np.random.Generator) -> int:

@@ -33,9 +33,10 @@ from .kernel import Tables, _vectorizing, tables
 from .rules import Rules, get_rules
 from .states import StateSpace
 from .target_kernel import CHUNK, solve_states
+from .turn import ExpUtility
 
-__all__ = ["N_MAX", "Targets", "bands", "solve_targets", "target_table", "solve_risk",
-           "risk_table", "check_theta", "certainty_equivalent", "cached_caps"]
+__all__ = ["N_MAX", "Targets", "bands", "max_total", "table_cap", "solve_targets", "target_table", "solve_risk",
+           "risk_table", "theta_range", "check_theta", "certainty_equivalent", "cached_caps"]
 
 FORMAT = 2
 N_MAX = {"yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374}   # default caps (n_max)
@@ -63,6 +64,14 @@ def most_gain(space: StateSpace, states) -> np.ndarray:
         alive = (flag == 1) | open_[:, yi]
         most += np.where(alive, rules.yahtzee_bonus * (open_.sum(axis=1) - open_[:, yi]), 0)
     return most
+
+
+@lru_cache(maxsize=None)
+def max_total(rules: Rules) -> int:
+    """An upper bound on any game's final total (`most_gain` of the empty card): no goal
+    above it can be reached, and exp(theta * points) is bounded by it."""
+    space = StateSpace(rules)
+    return int(most_gain(space, [space.index(0, 0, 0)])[0])
 
 
 def bands(space: StateSpace, n_max: int, states) -> np.ndarray:
@@ -110,10 +119,13 @@ class Targets:
         return self[np.array([state])][0]
 
     def p_at_least(self, target: int, state: int | None = None) -> float:
-        """Best P(points still to come >= target) from `state` (default: the empty card)."""
-        if not 0 <= target <= self.n_max:
-            raise ValueError(f"target must be 0..{self.n_max}, got {target}")
+        """Best P(points still to come >= target) from `state` (default: the empty card); 0
+        for a target above the most the state can still gain, whatever n_max."""
         state = self.space.index(0, 0, 0) if state is None else state
+        if not 0 <= target <= self.n_max:
+            if target > self.n_max and target > most_gain(self.space, [state])[0]:
+                return 0.0
+            raise ValueError(f"target must be 0..{self.n_max}, got {target}")
         return float(self.vector(state)[target])
 
     @property
@@ -191,15 +203,26 @@ def _load(path, rules: Rules, n_max: int) -> Targets:
     return Targets(rules, n_max, band, offset, data, float(fields["seconds"]))
 
 
+def table_cap(rules: Rules, n_max: int) -> int:
+    """The n_max a whole table answering `n_max` is solved to: the default cap, or past it every
+    reachable total, so that one table (two at most) serves every goal of a rule set."""
+    top = max_total(rules)
+    default = min(N_MAX.get(rules.name, 400), top)
+    return default if n_max <= default else top
+
+
 def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool = True,
                  dtype=np.float32) -> Targets:
-    """The whole table of a rule set, from the cache when a trustworthy file is there."""
+    """A whole table of a rule set that answers every target up to `n_max`: the smallest cached
+    one that does, else one solved to `table_cap` (and cached), never past `max_total`."""
     rules = get_rules(rules)
-    n_max = N_MAX.get(rules.name, 400) if n_max is None else n_max
-    make = lambda: solve_targets(rules, n_max, dtype=dtype)  # noqa: E731
+    n_max = N_MAX.get(rules.name, 400) if n_max is None else whole_number("n_max", n_max)
+    n_max = min(n_max, max_total(rules))
     if not use_cache:
-        return make()
-    path = cache_path(rules, f"targets-{n_max}-{np.dtype(dtype).name}")
+        return solve_targets(rules, n_max, dtype=dtype)
+    cap = next((c for c in cached_caps(rules, dtype) if c >= n_max), table_cap(rules, n_max))
+    make = lambda: solve_targets(rules, cap, dtype=dtype)  # noqa: E731
+    path = cache_path(rules, f"targets-{cap}-{np.dtype(dtype).name}")
     try:                                   # the file read last, unchanged since: no second read
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size)
@@ -207,7 +230,7 @@ def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool =
         key = None
     if key is not None and _LAST_READ.get("key") == key:
         return _LAST_READ["table"]
-    table = cached(path, lambda p: _load(p, rules, n_max), make, _save)
+    table = cached(path, lambda p: _load(p, rules, cap), make, _save)
     if key is not None:
         _LAST_READ.update(key=key, table=table)
     return table
@@ -235,11 +258,10 @@ def cached_caps(rules: str | Rules, dtype=np.float32) -> list[int]:
 def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
     """(space.size, len(thetas)) best E[sign(theta) exp(theta * points still to come)] of every
     state (whose used boxes include `within`), one lane per theta (no augmentation: utility is
-    multiplicative)."""
+    multiplicative). Each theta within `theta_range`: the values are then finite, normal
+    numbers. Plain maxima: only the value is kept, so ties need no rule here."""
     rules = get_rules(rules)
-    thetas = np.atleast_1d(np.asarray(thetas, dtype=np.float64))
-    if (thetas == 0).any() or not np.isfinite(thetas).all():
-        raise ValueError(f"theta must be finite and not 0 (0 is the mean), got {thetas.tolist()}")
+    thetas = np.array([check_theta(t, rules) for t in np.atleast_1d(thetas).tolist()], dtype=np.float64)
     n_thetas = len(thetas)
     thetas = np.r_[thetas, np.repeat(thetas[-1], -n_thetas % CHUNK)]   # whole chunks of lanes
     space, t = StateSpace(rules), tables(rules)
@@ -257,11 +279,24 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
     return data.reshape(space.size, -1)[:, :n_thetas]
 
 
-def check_theta(theta) -> float:
-    """theta as a float; ValueError naming it unless it is a finite number other than 0."""
+THETA_MIN = 1e-7     # CE error ~ (relative error of U, ~1e-15 measured on yahtzee) / |theta|: 1e-8 here
+EXP_LIMIT = 700.0    # |theta| * max_total at most this: exp(theta * points) stays finite and normal
+
+
+def theta_range(rules: str | Rules) -> tuple[float, float]:
+    """(least, most) |theta| whose certainty equivalents these rules' points let float64
+    compute to about 1e-6 points: not lost in rounding, exp(theta * max_total) representable."""
+    return THETA_MIN, EXP_LIMIT / max(max_total(get_rules(rules)), 1)
+
+
+def check_theta(theta, rules: str | Rules) -> float:
+    """theta as a float; ValueError naming it and the range allowed for `rules` unless it is a
+    finite number within `theta_range` either side of 0."""
+    lo, hi = theta_range(rules)
     if isinstance(theta, bool) or not isinstance(theta, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(theta) or theta == 0:
-        raise ValueError(f"theta must be a finite number other than 0 (0 is the mean), got {theta!r}")
+            or not (np.isfinite(theta) and lo <= abs(theta) <= hi):
+        raise ValueError(f"theta must be a number with {lo:g} <= |theta| <= {hi:.4g} for these rules "
+                         f"(at most {max_total(get_rules(rules)):,} points; 0 is the mean), got {theta!r}")
     return float(theta)
 
 
@@ -277,7 +312,8 @@ def risk_table(rules: str | Rules, theta: float, use_cache: bool = True) -> np.n
     >>> _risk_kind(-0.05), _risk_kind(0.05)
     ('risk-n0.05', 'risk-p0.05')
     """
-    rules, theta = get_rules(rules), check_theta(theta)
+    rules = get_rules(rules)
+    theta = check_theta(theta, rules)
     make = lambda: solve_risk(rules, [theta])[:, 0]  # noqa: E731
     if not use_cache:
         return make()
@@ -295,9 +331,10 @@ def risk_table(rules: str | Rules, theta: float, use_cache: bool = True) -> np.n
 
 
 def certainty_equivalent(utility, theta) -> np.ndarray:
-    """Points a sure gain would need to be worth the same: log(sign(theta) * U) / theta.
+    """Points a sure gain would need to be worth the same: log(sign(theta) * U) / theta
+    (-inf for a choice not allowed, U = -inf).
 
     >>> float(certainty_equivalent(-np.exp(-0.5 * 10.0), -0.5))
     10.0
     """
-    return np.log(np.sign(theta) * np.asarray(utility)) / np.asarray(theta)
+    return ExpUtility(np.asarray(theta, dtype=np.float64)).certainty(utility)

@@ -118,6 +118,19 @@ class ExpUtility:
     def combine(self, points, later):
         return np.exp(self.theta * _expand(points, later)) * later
 
+    def certainty(self, utility) -> np.ndarray:
+        """The certainty equivalent log(sign(theta) U) / theta, increasing in U (-inf for U = -inf):
+        the scale choices are compared on, since utilities e^(theta x) are all within TIE of
+        each other once |theta| x is large or |theta| tiny.
+
+        >>> ExpUtility(-0.5).certainty(np.array([-np.exp(-5.0), -np.inf]))
+        array([ 10., -inf])
+        """
+        u = np.asarray(utility, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ce = np.log(np.sign(self.theta) * u) / self.theta
+        return np.where(np.isneginf(u), -np.inf, ce)
+
 
 MEAN = MaxMean()
 
@@ -288,18 +301,20 @@ class Turn:
     keep: list[np.ndarray] | None   # [(n_rolls, S, ...)] preferred keeper at stage 1, 2, ...
 
 
-def evaluate(space: StateSpace, final: np.ndarray, choose: bool = True) -> Turn:
+def evaluate(space: StateSpace, final: np.ndarray, choose: bool = True, scale=None) -> Turn:
     """The turn whose last roll is worth `final` (box values, or any (n_boxes, n_rolls, ...)
-    array of end-of-turn values): every stage's values and, if `choose`, the preferred choices."""
+    array of end-of-turn values): every stage's values and, if `choose`, the preferred choices.
+    `scale`: an increasing map to the values the tie rule compares (`ExpUtility.certainty`)."""
+    m = (lambda a: a) if scale is None else scale
     roll_values = final.max(axis=0)
     rolls, keepers, keep = [roll_values], [], []
     for _ in range(space.rules.rolls_per_turn - 1):
         keepers.append(keeper_values(space, rolls[-1]))
         rolls.append(best_subkeeper(space, keepers[-1]))
         if choose:
-            keep.append(preferred_keeper(space, keepers[-1], rolls[-1]))
+            keep.append(preferred_keeper(space, m(keepers[-1]), m(rolls[-1])))
     start = keeper_values(space, rolls[-1])[0]
-    return Turn(final, rolls, keepers, start, preferred_box(final) if choose else None,
+    return Turn(final, rolls, keepers, start, preferred_box(m(final)) if choose else None,
                 keep if choose else None)
 
 

@@ -58,10 +58,11 @@ def objective_rows(position: Position, objective: str, scored: int | None = None
     rows' values. ValueError with a readable reason when the goal cannot be answered here
     (points unknown, a whole table not cached)."""
     from ..goals import goal_advice, quick_targets, risk_advice   # numba's target kernel on demand
+    from ..targets import check_theta
     if objective == "risk":
         if theta is None or theta == 0:
             raise ValueError("a risk appetite of 0 is the best average: move the slider off 0")
-        ranked = risk_advice(position, theta)
+        ranked = risk_advice(position, check_theta(theta, position.rules))   # the range for these rules
         what = "final score" if scored is not None else "points still to come"
         return (ranked, _with_losses([(a.label, a.certainty_equivalent + (scored or 0)) for a in ranked]),
                 f"certainty equivalent ({what})")
