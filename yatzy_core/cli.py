@@ -64,11 +64,12 @@ def run_solve(args) -> int:
         print(f"std: {solution.std:.4f} ({time.perf_counter() - start:.2f} s)")
     if args.goal is not None:
         from .distribution import score_distribution
-        from .targets import target_table
-        targets = target_table(rules, args.goal, use_cache=not args.no_cache)
+        from .targets import max_total, target_table
+        targets = None if args.goal > max_total(rules) else target_table(rules, args.goal, use_cache=not args.no_cache)
+        reach, seconds = (0.0, 0.0) if targets is None else (targets.p_at_least(args.goal), targets.seconds)
         mean_play = score_distribution(rules, use_cache=not args.no_cache).p_at_least(args.goal)
-        print(f"P(final >= {args.goal}): playing to reach it {targets.p_at_least(args.goal):.6f}, "
-              f"playing for the mean {mean_play:.6f} (targets solved in {targets.seconds:.2f} s)")
+        print(f"P(final >= {args.goal}): playing to reach it {reach:.6f}, "
+              f"playing for the mean {mean_play:.6f} (targets solved in {seconds:.2f} s)")
     return 0
 
 

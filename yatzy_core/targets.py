@@ -266,7 +266,8 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
     thetas = np.r_[thetas, np.repeat(thetas[-1], -n_thetas % CHUNK)]   # whole chunks of lanes
     space, t = StateSpace(rules), tables(rules)
     most = int(_pad(t) + t.settings.upper_bonus + t.score.max() + 1)
-    weight = np.exp(np.arange(most + 1)[:, None] * thetas[None, :])
+    points = np.minimum(np.arange(most + 1), max_total(rules))   # rows past any game's total: unused
+    weight = np.exp(points[:, None] * thetas[None, :])
     data = np.zeros(space.size * len(thetas))
     offset = np.arange(space.size, dtype=np.int64) * len(thetas)
     band = np.full(space.size, len(thetas), dtype=np.int64)
