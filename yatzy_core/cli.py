@@ -98,7 +98,8 @@ def add_advise_parser(subparsers) -> None:
     goal.add_argument("--beat", type=whole(0, 2000), default=None, metavar="S",
                       help="rank by the probability of beating S (a final total of S + 1 or more)")
     goal.add_argument("--risk", type=theta, default=None, metavar="THETA",
-                      help="rank by certainty equivalent under E[exp(THETA * points)]: < 0 cautious, > 0 bold")
+                      help="rank by certainty equivalent under E[exp(THETA * points)]: < 0 cautious, > 0 bold; "
+                           "1e-7 <= |THETA| <= 700 / the rules' most total (0.444 for yahtzee)")
     p.set_defaults(run=run_advise)
 
 
