@@ -121,7 +121,9 @@ def _rules_of(log: dict, solution: Solution | None, given: str | Rules | None) -
         try:
             rules = get_rules(name)
         except ValueError:
-            raise RulesMismatch(f"log 'rules' {_shown(name)} is not a built-in rule set, and the log "
+            if given is not None:
+                raise RulesMismatch(f"rules {given.name!r} are not the log's rules {_shown(name)}") from None
+            raise ValueError(f"log 'rules' {_shown(name)} is not a built-in rule set, and the log "
                              "holds no 'rule_file'; give the rules it was played under") from None
     if given is not None and rules_fingerprint(given) != rules_fingerprint(rules):
         raise RulesMismatch(f"rules {given.name!r} are not the rules the log's game was played under "
