@@ -49,9 +49,8 @@ def parse_dice(dice, faces: int = 6) -> tuple[int, ...]:
         except ValueError:
             raise ValueError(f"cannot read dice {dice!r}: write them as 11112 or 1,1,1,1,2") from None
     dice = list(dice)
-    bad = [d for d in dice if isinstance(d, bool) or not isinstance(d, (int, np.integer))
-           or not 1 <= d <= faces]      # checked before sorting: [[2], [2]] or "x" never reach it
-    if bad:
+    bad = [d for d in dice if isinstance(d, bool) or not isinstance(d, (int, np.integer))]
+    if bad:         # checked before sorting: [[2], [2]] or "x" never reach it (faces: by the caller)
         raise ValueError(f"dice must be whole numbers 1..{faces}, got {_shown(bad)}")
     return tuple(sorted(dice))
 
