@@ -40,7 +40,8 @@ def test_a_paper_game_is_graded(tmp_path, solutions):
     status, out, _ = call("grade", str(paper), "--paper", "--rules", "yatzy", "--json")
     data = json.loads(out)
     game = paper_game("yatzy", PAPER)
-    assert status == 0 and data["total"] == game.total == 70          # yatzy 50, large straight 20
+    assert status == 0 and data["points_so_far"] == game.total == 70  # yatzy 50, large straight 20
+    assert data["finished"] is False and data["total"] is None        # 2 of 15 turns: no final total
     assert data["decisions"][0]["choice"] == "keep 1 1" and round(data["decisions"][0]["loss"], 2) == 1.50
 
 

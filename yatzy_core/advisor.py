@@ -48,7 +48,20 @@ def parse_dice(dice, faces: int = 6) -> tuple[int, ...]:
             dice = [int(p) for p in parts]
         except ValueError:
             raise ValueError(f"cannot read dice {dice!r}: write them as 11112 or 1,1,1,1,2") from None
+    dice = list(dice)
+    bad = [d for d in dice if isinstance(d, bool) or not isinstance(d, (int, np.integer))]
+    if bad:         # checked before sorting: [[2], [2]] or "x" never reach it (faces: by the caller)
+        raise ValueError(f"dice must be whole numbers 1..{faces}, got {_shown(bad)}")
     return tuple(sorted(dice))
+
+
+def _shown(value, limit: int = 60) -> str:
+    """`value`'s repr cut to `limit` characters (a hostile value may be huge)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):     # nested too deep, or an int too long to print
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _parse_used(used) -> frozenset[str]:
@@ -56,7 +69,16 @@ def _parse_used(used) -> frozenset[str]:
         return frozenset()
     if isinstance(used, str):
         used = [name.strip() for name in used.split(",")]
+    if not hasattr(used, "__iter__"):
+        raise TypeError(f"used must be box names (text like 'ones,twos' or a set), got {type(used).__name__}")
     return frozenset(name for name in used if name)
+
+
+def _flag(value) -> bool:
+    """A true/false argument: a bool (or 0/1), never text such as "no", which bool() makes True."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
+        return bool(value)
+    raise ValueError(f"yahtzee_bonus must be True or False, got {_shown(value)}")
 
 
 def upper_totals(rules: Rules, used) -> frozenset[int]:
@@ -96,13 +118,21 @@ class Position:
         rules = get_rules(rules)
         rolls_left = rules.rolls_per_turn - 1 if rolls_left is None else rolls_left
         return cls(rules, _parse_used(used), upper_total, parse_dice(dice, rules.faces),
-                   rolls_left, bool(yahtzee_bonus))
+                   rolls_left, _flag(yahtzee_bonus))
 
     def __post_init__(self):
-        rules = self.rules
-        object.__setattr__(self, "used", frozenset(self.used))
-        rules.dice.validate(self.dice)   # ValueError naming a wrong count or a bad face
-        object.__setattr__(self, "dice", tuple(sorted(int(d) for d in self.dice)))
+        """Check every part; readable parts (a rules name, "11112", "ones,twos") are converted
+        as in `make`, so `Position("yahtzee", ...)` works too."""
+        if not isinstance(self.rules, (str, Rules)):
+            raise TypeError(f"rules must be a rule set's name or a Rules value, got {type(self.rules).__name__}")
+        rules = get_rules(self.rules)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "used", _parse_used(self.used))
+        if not isinstance(self.dice, (str, tuple, list, np.ndarray)):
+            raise TypeError(f"dice must be text like '11112' or a list of ints, got {type(self.dice).__name__}")
+        rules.dice.validate(parse_dice(self.dice, rules.faces))   # ValueError naming a wrong count or face
+        object.__setattr__(self, "dice", tuple(sorted(int(d) for d in parse_dice(self.dice, rules.faces))))
+        object.__setattr__(self, "yahtzee_bonus", _flag(self.yahtzee_bonus))
         for name in sorted(self.used):
             rules.box_index(name)   # ValueError listing the valid names
         if len(self.used) == rules.n_boxes:

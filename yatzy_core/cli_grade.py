@@ -26,8 +26,13 @@ def add_grade_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("log", metavar="FILE", type=text,
                    help="a game log saved by the coach (JSON), or with --paper a text file, one turn a line")
     p.add_argument("--paper", action="store_true",
-                   help="FILE is a paper game: 'roll choice roll choice ... box' a line (needs --rules)")
+                   help="FILE is a paper game: 'roll choice roll choice ... box' a line (rules from --rules)")
     rules_argument(p)
+    p.set_defaults(rules=None)     # a log holds its own rules; --rules must agree with them
+    for action in p._actions:
+        if action.dest == "rules":
+            action.help = ("the log's rules (default: those the log holds; refused if they differ), "
+                           "or a --paper game's rules (default: yahtzee)")
     p.add_argument("--beat", type=whole(0, 2000), default=None, metavar="S",
                    help="also grade each move by the chance to beat S it gave away")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -44,26 +49,42 @@ def read_log(path: str) -> str:
             raise ValueError(f"argument FILE: {path} is not a file")
         if size > MAX_BYTES:
             raise ValueError(f"argument FILE: {path} holds {size:,} bytes, a game log is at most {MAX_BYTES:,}")
-        return file.read_text(encoding="utf-8")
+        return file.read_text(encoding="utf-8-sig")    # a byte-order mark is allowed
     except OSError as err:
         raise ValueError(f"argument FILE: cannot read {path} ({err.strerror or err})") from None
     except UnicodeDecodeError:
         raise ValueError(f"argument FILE: {path} is not UTF-8 text") from None
 
 
-def run_grade(args) -> int:
-    from .gamelog import loads, paper_game
+def _graded_game(args):
+    """The game of FILE replayed: a fault in the file names FILE, a clash with the log's own
+    rules names --rules (or --rules-file)."""
+    from .gamelog import RulesMismatch, loads, paper_game
     from .rules import get_rules
 
     content = read_log(args.log)
-    game = paper_game(get_rules(args.rules), content) if args.paper else loads(content)
+    flag = "--rules-file" if getattr(args, "rules_file", None) else "--rules"
+    try:
+        if args.paper:
+            return paper_game(get_rules(args.rules or "yahtzee"), content)
+        return loads(content, rules=args.rules)
+    except RulesMismatch as err:
+        raise ValueError(f"argument {flag}: {err}") from None
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"argument FILE: {args.log}: {err}") from None
+
+
+def run_grade(args) -> int:
+    game = _graded_game(args)
     summary = game.summary()
     grades = None
     if args.beat is not None:
         from .goal_coach import grade_to_beat      # the target kernel: only when asked
         grades = grade_to_beat(game, args.beat)
     if args.json:
-        out = {"rules": summary.rules, "total": summary.total, "moves": summary.moves,
+        out = {"rules": summary.rules, "finished": summary.finished,
+               "total": summary.total if summary.finished else None, "points_so_far": summary.total,
+               "moves": summary.moves,
                "optimal_moves": summary.optimal_moves, "expected_points_lost": summary.total_loss,
                "luck": summary.luck,
                "decisions": [{"turn": d.turn, "choice": d.label, "best": d.best.label, "loss": d.loss}

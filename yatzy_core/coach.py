@@ -83,19 +83,31 @@ class Summary:
     optimal_moves: int
     total_loss: float          # expected points given up, summed over every move
     costliest: tuple[Decision, ...]   # the worst moves (that lost something), worst first
+    finished: bool = True      # False: `total` is the points so far, not a final score
+    rest_expected: float = 0.0  # unfinished: points optimal play still expects after the last move
+    turns: tuple[int, int] = (0, 0)   # boxes filled, boxes on the card
 
     @property
     def luck(self) -> float:
-        """The part of the result the dice decided: total - (optimal expectation - loss)."""
-        return self.total - (self.optimal_expected - self.total_loss)
+        """The part of the result the dice decided: total - (optimal expectation - loss). In an
+        unfinished game only the rolls up to the last move count: the points still expected
+        after it stand in for the rest, so a half-played game is not charged its missing turns."""
+        return self.total + self.rest_expected - (self.optimal_expected - self.total_loss)
 
     def lines(self) -> list[str]:
         bonus = f", bonuses {self.bonus}" if self.bonus else ""
-        out = [f"Total: {self.total} points ({self.rules}{bonus})",
-               f"Optimal play expects {self.optimal_expected:.2f} points from the start of a game",
-               f"Optimal moves: {self.optimal_moves} of {self.moves}",
-               f"Expected points lost against optimal play: {self.total_loss:.2f}",
-               f"Luck (total - optimal expectation + points lost): {self.luck:+.2f}"]
+        if self.finished:
+            head = [f"Total: {self.total} points ({self.rules}{bonus})"]
+            luck = f"Luck (total - optimal expectation + points lost): {self.luck:+.2f}"
+        else:
+            head = [f"Unfinished game: {self.total} points so far after {self.turns[0]} of "
+                    f"{self.turns[1]} turns ({self.rules}{bonus}); no final total",
+                    f"Optimal play still expects {self.rest_expected:.2f} more points after the last move"]
+            luck = (f"Luck over the moves played (points so far + points still expected - optimal "
+                    f"expectation + points lost): {self.luck:+.2f}")
+        out = head + [f"Optimal play expects {self.optimal_expected:.2f} points from the start of a game",
+                      f"Optimal moves: {self.optimal_moves} of {self.moves}",
+                      f"Expected points lost against optimal play: {self.total_loss:.2f}", luck]
         if self.costliest:
             out.append("Costliest decisions:")
             out += [f"  {i}. {d}" for i, d in enumerate(self.costliest, 1)]
@@ -193,7 +205,18 @@ class Game:
         worst = sorted((d for d in self.decisions if not d.optimal), key=lambda d: -d.loss)
         return Summary(self.rules.name, self.total, self.bonus, self.solution.expected_score, len(self.decisions),
                        sum(d.optimal for d in self.decisions), sum(d.loss for d in self.decisions),
-                       tuple(worst[:COSTLIEST]))
+                       tuple(worst[:COSTLIEST]), self.over, self._rest_expected(),
+                       (len(self.scores), self.rules.n_boxes))
+
+    def _rest_expected(self) -> float:
+        """Points optimal play expects after the last move, before any roll that follows it
+        (0 once the card is full): an unfinished game's luck stops at its last move."""
+        if self.over:
+            return 0.0
+        if not self.decisions:
+            return self.solution.expected_score
+        last = self.decisions[-1]
+        return last.choice.expected - (last.points or 0)
 
 
 def play_optimally(rules: str | Rules = "yatzy", seed=None, solution: Solution | None = None) -> Game:

@@ -1,17 +1,21 @@
 """A game's moves as JSON, and a game rebuilt from them: save a coached game, grade it later,
 or grade a game played on paper.
 
-A log holds the rules, the first roll and each move with the dice it led to; replaying it
-through `coach.Game` gives the same decisions and the same grades (the losses are the
-advisor's, recomputed, never stored). The dice are sorted multisets, as `advisor.Position`
-keeps them, so a die's place on the table does not matter.
+A log holds the rules (their name and, since version 2, the rules themselves as rule-file
+TOML, so a variant or a rule file's game is graded under what was played), the first roll and
+each move with the dice it led to; replaying it through `coach.Game` gives the same decisions
+and the same grades (the losses are the advisor's, recomputed, never stored). The dice are
+sorted multisets, as `advisor.Position` keeps them, so a die's place on the table does not matter.
 
-    {"format": "yatzy-game-log", "version": 1, "rules": "yatzy", "first_roll": [1, 1, 1, 1, 2],
+    {"format": "yatzy-game-log", "version": 2, "rules": "yatzy", "rule_file": "name = ...",
+     "first_roll": [1, 1, 1, 1, 2],
      "moves": [{"keep": [1, 1, 1, 1], "dice": [1, 1, 1, 1, 1]},
                {"score": "yatzy", "dice": [2, 3, 4, 5, 6]}]}
 
 `"dice"` after a keep is the whole roll that followed (kept dice included); after a score it is
-the next turn's first roll, absent once the card is full.
+the next turn's first roll, absent once the card is full. A missing roll is refused, never
+drawn: only the last move may lack it (the next turn not rolled yet), and such a game is graded
+as unfinished (`coach.Summary`). Version 1 logs (a built-in rule set's name only) still load.
 
 A paper game is typed one turn a line, the dice and the choices in the order they happened:
 `11112 1111 11111 yatzy` (rolled 11112, kept 1111, rolled to 11111, scored yatzy); `-` keeps
@@ -28,16 +32,23 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from .advisor import parse_dice
+from . import rulefile
+from .advisor import _shown, parse_dice
+from .cache import rules_fingerprint
 from .coach import Game
 from .rules import Rules, get_rules
 from .solver import Solution
 
-__all__ = ["FORMAT", "to_log", "dumps", "loads", "replay", "paper_game", "undo"]
+__all__ = ["FORMAT", "RulesMismatch", "to_log", "dumps", "loads", "replay", "paper_game", "undo"]
 
 FORMAT = "yatzy-game-log"
-VERSION = 1
+VERSION = 2      # 2: the rules themselves ("rule_file", TOML); 1 named a built-in set
 NO_KEEP = "-"    # a paper game's token for "keep nothing, reroll all"
+
+
+class RulesMismatch(ValueError):
+    """The rules given are not the log's (or an old log's rules are unknown): the fault is in
+    the `rules` argument, not the file, so the command line names --rules for it."""
 
 
 def to_log(game: Game) -> dict:
@@ -52,63 +63,132 @@ def to_log(game: Game) -> dict:
         if dice is not None:
             move["dice"] = list(dice)
         moves.append(move)
-    return {"format": FORMAT, "version": VERSION, "rules": game.rules.name,
-            "first_roll": list(first), "moves": moves}
+    log = {"format": FORMAT, "version": VERSION, "rules": game.rules.name}
+    try:
+        log["rule_file"] = game.rules.to_toml()
+    except ValueError:        # a hand-made scorer: only readable back with its Rules given
+        pass
+    return {**log, "first_roll": list(first), "moves": moves}
 
 
 def dumps(game: Game) -> str:
-    """The game log as a JSON string."""
+    """The game log as JSON text."""
     return json.dumps(to_log(game), indent=1)
 
 
-def loads(text: str, solution: Solution | None = None, seed=None) -> Game:
-    """A Game rebuilt from a JSON game log (`seed` draws any rolls played after it)."""
+def loads(text: str | bytes, solution: Solution | None = None, seed=None, rules: str | Rules | None = None) -> Game:
+    """A Game rebuilt from a JSON game log (`seed` draws any rolls played after it; `rules`, if
+    given, must be the log's own rules, and names an old log's rule file by its name)."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError("text is not UTF-8") from None
+    if not isinstance(text, str):
+        raise TypeError(f"text must be JSON text (str), got {type(text).__name__}")
     try:
-        log = json.loads(text)
+        log = json.loads(text.removeprefix("\ufeff"))    # a byte-order mark some editors write
     except json.JSONDecodeError as err:
         raise ValueError(f"text is not JSON: {err}") from None
-    return replay(log, solution=solution, seed=seed)
+    except RecursionError:
+        raise ValueError("text is not a game log: its JSON is nested too deeply") from None
+    except ValueError as err:              # e.g. an integer over Python's 4300-digit limit
+        raise ValueError(f"text is not a game log: {str(err)[:80]}") from None
+    return replay(log, solution=solution, seed=seed, rules=rules)
 
 
-def _rules_of(log: dict, solution: Solution | None) -> Rules:
+def _rules_of(log: dict, solution: Solution | None, given: str | Rules | None) -> Rules:
+    """The rules the log's game was played under: its rule file (version 2), else its built-in
+    name; `given` rules that differ from them are refused (ValueError naming rules)."""
     if not isinstance(log, dict) or log.get("format") != FORMAT:
-        raise ValueError(f"log must be a dict with format {FORMAT!r}")
-    if log.get("version") != VERSION:
-        raise ValueError(f"log version must be {VERSION}, got {log.get('version')!r}")
-    if solution is not None and solution.rules.name == log.get("rules"):
+        raise ValueError(f"log must be a JSON object with format {FORMAT!r}")
+    version = log.get("version")
+    if isinstance(version, bool) or version not in (1, VERSION):
+        raise ValueError(f"log 'version' must be 1 or {VERSION}, got {_shown(version)}")
+    name, text = log.get("rules"), log.get("rule_file")
+    if not isinstance(name, str):
+        raise ValueError(f"log 'rules' must be the rules' name (text), got {_shown(name)}")
+    given = None if given is None else get_rules(given)
+    if text is not None:
+        if not isinstance(text, str):
+            raise ValueError(f"log 'rule_file' must be rule-file text (TOML), got {_shown(text)}")
+        rules = rulefile.loads(text, source="log 'rule_file'", default_name=name)
+        if rules.name != name:
+            raise ValueError(f"log 'rules' says {_shown(name)} but its 'rule_file' is named {rules.name!r}")
+    elif given is not None and given.name == name:
+        rules = given                      # an old log of a rule file's game: the file named it
+    else:
+        try:
+            rules = get_rules(name)
+        except ValueError:
+            if given is not None:
+                raise RulesMismatch(f"rules {given.name!r} are not the log's rules {_shown(name)}") from None
+            raise ValueError(f"log 'rules' {_shown(name)} is not a built-in rule set, and the log "
+                             "holds no 'rule_file'; give the rules it was played under") from None
+    if given is not None and rules_fingerprint(given) != rules_fingerprint(rules):
+        raise RulesMismatch(f"rules {given.name!r} are not the rules the log's game was played under "
+                         f"({rules.name!r}); leave the rules out to grade it under its own")
+    if solution is not None and rules_fingerprint(solution.rules) == rules_fingerprint(rules):
         return solution.rules
-    return get_rules(log.get("rules"))
+    return rules
 
 
-def replay(log: dict, solution: Solution | None = None, seed=None) -> Game:
-    """Play a log's moves again through `coach.Game`: the same decisions and grades.
-    A move the rules forbid raises ValueError naming the move."""
-    rules = _rules_of(log, solution)
+def replay(log: dict, solution: Solution | None = None, seed=None, rules: str | Rules | None = None) -> Game:
+    """Play a log's moves again through `coach.Game`: the same decisions and grades. A move the
+    rules forbid, or a roll missing, raises ValueError naming the move and the field."""
+    rules = _rules_of(log, solution, rules)
+    if solution is not None and solution.rules is not rules:
+        solution = None                    # a solution of other rules: solve the log's own
     moves = log.get("moves")
     if not isinstance(moves, list):
-        raise ValueError("log 'moves' must be a list")
-    if log.get("first_roll") is None:
+        raise ValueError(f"log 'moves' must be a list, got {_shown(moves)}")
+    first = log.get("first_roll")
+    if first is None:
         raise ValueError("log needs a 'first_roll'")
-    game = Game(rules, seed=seed, dice=log["first_roll"], solution=solution)
+    try:
+        game = Game(rules, seed=seed, dice=_dice(first, rules.faces), solution=solution)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"log 'first_roll': {err}") from None
     for number, move in enumerate(moves, 1):
         try:
-            _play(game, move)
+            _play(game, move, last=number == len(moves))
         except (ValueError, TypeError, KeyError) as err:
-            raise ValueError(f"log move {number} ({move!r}): {err}") from None
+            raise ValueError(f"log move {number} ({_shown(move)}): {err}") from None
     return game
 
 
-def _play(game: Game, move: dict) -> None:
+def _dice(value, faces: int) -> tuple[int, ...]:
+    if not isinstance(value, (str, list)):
+        raise ValueError(f"dice are a list like [1, 1, 2, 5, 6] or text like '11256', got {_shown(value)}")
+    return parse_dice(value, faces)
+
+
+def _play(game: Game, move: dict, last: bool) -> None:
+    """One move; its "dice" (the roll that followed) may be missing only after the last move
+    when that move filled a box: the next turn's roll, not thrown yet (or none: the card is full)."""
     if not isinstance(move, dict):
         raise ValueError(f"a move is an object with 'keep' or 'score', got {type(move).__name__}")
+    if ("keep" in move) == ("score" in move):
+        raise ValueError("a move needs 'keep' or 'score' (one of them)")
     dice = move.get("dice")
+    if dice is None and ("keep" in move or not last):
+        raise ValueError("'dice' is missing: the roll that followed this move must be given")
+    faces = game.rules.faces
     if "keep" in move:
-        kept = parse_dice(move["keep"], game.rules.faces)
-        game.keep(kept, rolled=None if dice is None else _rolled(kept, parse_dice(dice, game.rules.faces)))
-    elif "score" in move:
-        game.score(move["score"], next_dice=dice)
-    else:
-        raise ValueError("a move needs 'keep' or 'score'")
+        kept = _field("keep", _dice, move["keep"], faces)
+        game.keep(kept, rolled=_rolled(kept, _field("dice", _dice, dice, faces)))
+        return
+    box = move["score"]
+    if not isinstance(box, str):
+        raise ValueError(f"'score' must be a box name (text), got {_shown(box)}")
+    game.score(box, next_dice=None if dice is None else _field("dice", _dice, dice, faces))
+
+
+def _field(name: str, read, *args):
+    try:
+        return read(*args)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"{name!r}: {err}") from None
 
 
 def _rolled(kept, dice) -> tuple[int, ...]:
@@ -128,7 +208,7 @@ def undo(game: Game) -> Game:
     log["moves"] = log["moves"][:-1]
     if log["moves"]:
         log["moves"][-1]["dice"] = list(game.decisions[-1].position.dice)
-    return replay(log, solution=game.solution, seed=game.rng)
+    return replay(log, solution=game.solution, seed=game.rng, rules=game.rules)
 
 
 def paper_game(rules: str | Rules, turns, solution: Solution | None = None) -> Game:
@@ -141,7 +221,8 @@ def paper_game(rules: str | Rules, turns, solution: Solution | None = None) -> G
     lines = [line.split() for line in turns if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise ValueError("turns must hold at least one line")
-    return replay(_paper_log(get_rules(rules), lines), solution=solution)
+    rules = get_rules(rules)
+    return replay(_paper_log(rules, lines), solution=solution, rules=rules)
 
 
 def _paper_log(rules: Rules, lines: list[list[str]]) -> dict:

@@ -31,6 +31,7 @@ import ipywidgets as W
 from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 
 from ..advisor import Advice, advise
+from ..cache import rules_fingerprint
 from ..coach import Decision, Game
 from ..gamelog import dumps, loads, paper_game, undo
 from ..rules import get_rules, rule_names
@@ -52,6 +53,30 @@ def _seed(text: str) -> int | None:
     if text and not text.isdigit():
         raise ValueError(f"the seed must be a whole number (or empty for random dice), got {text!r}")
     return int(text) if text else None
+
+
+def offered(rules) -> str:
+    """`rules` if the coach offers it (the rule sets of its menu), else ValueError naming rules:
+    the others are too big to solve in a notebook (maxi-yatzy) or not built in."""
+    names = rule_names()
+    if not isinstance(rules, str) or rules not in names:
+        shown = rules if isinstance(rules, str) else type(rules).__name__
+        raise ValueError(f"rules {shown[:40]!r} are not offered by the coach; choose one of: {', '.join(names)}")
+    return rules
+
+
+def _own_rules(game: Game) -> Game:
+    """A loaded game whose rules are the built-in set of its name (the coach's menu shows a
+    name, and a new game starts under it); a variant's or rule file's game is graded by
+    `yatzy grade FILE` instead."""
+    name = game.rules.name
+    if name not in rule_names():
+        raise ValueError(f"the log's rules {name[:40]!r} are not offered by the coach "
+                         f"({', '.join(rule_names())}): grade the log with `yatzy grade FILE`")
+    if rules_fingerprint(game.rules) != rules_fingerprint(get_rules(name)):
+        raise ValueError(f"the log's game was played under a variant of {name!r}, not the built-in "
+                         "rules the coach plays: grade the log with `yatzy grade FILE`")
+    return game
 
 
 def decision_html(d: Decision, reveal: bool) -> str:
@@ -89,7 +114,7 @@ class CoachApp(HasTraits):
 
     def __init__(self, rules: str = "yatzy", seed: int | None = None, show_advice: bool = False,
                  outlook: bool = True):
-        super().__init__(rules=rules, seed=seed, show_advice=show_advice)
+        super().__init__(rules=offered(rules), seed=seed, show_advice=show_advice)
         self._syncing = False
         self._build(outlook)
         self.new_game()
@@ -97,7 +122,7 @@ class CoachApp(HasTraits):
     # -- the model
     def new_game(self, rules: str | None = None, seed: int | None | str = "same", dice=None) -> "CoachApp":
         """Start again (same rules and seed unless given)."""
-        self.rules = self.rules if rules is None else rules
+        self.rules = self.rules if rules is None else offered(rules)
         self.seed = self.seed if seed == "same" else seed
         self.source = ""
         self.feedback = ""
@@ -203,7 +228,7 @@ class CoachApp(HasTraits):
 
     def load_log(self, text: str) -> "CoachApp":
         """Continue (or review) a game from a saved JSON log."""
-        return self._load(lambda: loads(text, seed=self.seed), "loaded log")
+        return self._load(lambda: _own_rules(loads(text, seed=self.seed)), "loaded log")
 
     def grade_paper(self, text: str) -> "CoachApp":
         """Grade a game played on paper (one turn a line, `gamelog.paper_game`) in the rules shown."""
