@@ -292,3 +292,48 @@ def test_fuzzed_cache_entries_answer_with_at_most_one_warning(tmp_path_factory, 
         os.environ.pop("YATZY_CACHE_DIR")
         if before is not None:
             os.environ["YATZY_CACHE_DIR"] = before
+
+
+# ---- 11: a tiny rule file asking for gigabytes -------------------------------------------------
+
+MAXI_126 = (ROOT / "yatzy_core" / "rulesets" / "maxi-yatzy.toml").read_text().replace(
+    "upper_bonus_threshold = 84", "upper_bonus_threshold = 126").replace(
+    'forced_order = false', 'forced_order = false\nyahtzee_box = "maxi_yatzy"\nyahtzee_bonus = 50')
+
+
+def test_a_solve_that_cannot_fit_is_refused_before_it_starts(tmp_path, monkeypatch):
+    from yatzy_core import solver
+    from yatzy_core.states import StateSpace, memory_estimate
+    path = tmp_path / "maxi126.toml"
+    path.write_text(MAXI_126)
+    rules = Rules.from_file(path)
+    assert StateSpace(rules).size == 2**20 * 127 * 2 and memory_estimate(StateSpace(rules)) > 5e9
+    monkeypatch.setattr(solver, "available_memory", lambda: 4 * 10**9)
+    monkeypatch.setattr(solver, "_backward", lambda *a: pytest.fail("the solve started"))
+    with pytest.raises(ValueError, match=r"266,338,304 states need about 5\.9 GB of memory, "
+                                         r"but only 4\.0 GB is available"):
+        solve(rules, progress=False)
+    one_error_line(*call("solve", "--rules-file", str(path), "--no-cache"),
+                   start="yatzy: error: rules 'maxi-yatzy': 266,338,304 states need about")
+
+
+def test_a_large_solve_says_so_first(tmp_path, monkeypatch):
+    from yatzy_core import solver
+    monkeypatch.setattr(solver, "LOUD_BYTES", 10)      # TINY needs about 2.5 kB, SMALL 88 bytes
+    with pytest.warns(solver.SolveWarning, match=r"solving rules 'tiny': 112 states need about"):
+        solve(TINY, progress=False)
+    path = tmp_path / "small.toml"
+    path.write_text(SMALL)
+    status, out, err = call("solve", "--rules-file", str(path), "--no-cache")
+    assert status == 0 and out.startswith("expected score: ")
+    warned = [line for line in err.splitlines() if line.startswith("yatzy: warning: ")]
+    assert len(warned) == 1 and warned[0].startswith("yatzy: warning: solving rules 'small': 4 states")
+
+
+# ---- 15: install and first run print no warning of ours --------------------------------------
+
+def test_the_warmup_runs_without_a_runpy_warning():
+    done = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-m", "yatzy_core.warmup"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert done.stdout.startswith("solver kernel compiled")

@@ -36,11 +36,11 @@ BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))   # text-directio
 
 
 def printable(text) -> str:
-    """`text` with control characters (escape codes, bidi overrides) shown as \\x1b-style escapes,
-    so text from a file prints as text and never as commands to the terminal.
+    r"""`text` with control characters (escape codes, bidi overrides) shown as \x1b-style
+    escapes, so text from a file prints as text and never as commands to the terminal.
 
-    >>> printable("red\x1b[31m!")
-    'red\\x1b[31m!'
+    >>> print(printable("red\x1b[31m!"))
+    red\x1b[31m!
     """
     return "".join(ch.encode("unicode_escape").decode("ascii")
                    if unicodedata.category(ch) == "Cc" and ch != "\n" or ord(ch) in BIDI else ch
