@@ -186,7 +186,7 @@ def memory_estimate(space: StateSpace, moments: bool = False, itemsize: int = 8)
     state for the reachability masks (bool, with a temporary copy), the layer blocks and the
     reachable numbers copied out (twice) when the table is cached. Calibrated on maxi-yatzy
     (float64, solved and cached: peak RSS 1.91 GB, estimate 1.96 GB); an upper bound where
-    fewer states are reachable.
+    fewer states are reachable (maxi-yatzy at 126 with a Yahtzee bonus: 4.05 GB, estimate 5.9).
 
     >>> from yatzy_core.rules import get_rules
     >>> maxi = StateSpace(get_rules("maxi-yatzy"))
