@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[notebooks]"
-.venv/bin/python -m yatzy_core.solver          # compile ahead: later first solves load it from disk
+.venv/bin/python -m yatzy_core.warmup          # compile ahead: later first solves load it from disk
 for rules in yahtzee yahtzee-verhoeff yahtzee-no-bonus yatzy yatzy-thesis; do
     echo "== $rules"
     .venv/bin/yatzy solve --rules "$rules"

@@ -79,9 +79,13 @@ def test_test_script_installs_dev_extra_and_runs_pytest():
 
 def test_the_wheel_lists_every_package_and_its_data():
     """A non-editable install gets only what pyproject names: every folder with an __init__.py,
-    and the rule files the built-in rule sets are read from."""
+    and the rule files the built-in rule sets are read from. A data folder is listed as a
+    package too (with its files as package-data): setuptools warns about any it is not told of."""
     setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "yatzy_core").rglob("__init__.py")}
-    assert set(setuptools["packages"]) == found == {"yatzy_core", "yatzy_core.ui"}
-    assert setuptools["package-data"]["yatzy_core"] == ["rulesets/*.toml"]
+    code = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "yatzy_core").rglob("__init__.py")}
+    data = {".".join(p.relative_to(ROOT).parts) for p in (ROOT / "yatzy_core").rglob("*")
+            if p.is_dir() and p.name != "__pycache__" and not (p / "__init__.py").exists()}
+    assert code == {"yatzy_core", "yatzy_core.ui"} and data == {"yatzy_core.rulesets"}
+    assert set(setuptools["packages"]) == code | data
+    assert setuptools["package-data"] == {"yatzy_core.rulesets": ["*.toml"]}
     assert len(list((ROOT / "yatzy_core" / "rulesets").glob("*.toml"))) >= 8

@@ -17,7 +17,9 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
+import time
 import warnings
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -127,7 +129,8 @@ def write_trusted(path: str | Path, rules: str | Rules, numbers: np.ndarray, fmt
     rules = get_rules(rules)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    remove_stale_temporaries(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             if hasattr(os, "fchmod"):
@@ -145,11 +148,54 @@ def write_trusted(path: str | Path, rules: str | Rules, numbers: np.ndarray, fmt
     return path
 
 
+STALE_SECONDS = 3600   # no cache write takes an hour: an older temporary file lost its writer
+TEMPORARY = re.compile(r"\.(?P<name>[A-Za-z0-9_.+-]+\.npz)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]+\.tmp")
+
+
+def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[Path]:
+    """Delete the temporary files `write_trusted` left in `folder` when its process was killed
+    (kill -9, power loss): only names of our own pattern, and only when the writer's process is
+    gone or the file is older than STALE_SECONDS, never one a live writer is still filling.
+    Returns what was removed; a file that cannot be removed is left alone."""
+    now = time.time() if now is None else now
+    removed = []
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            found = TEMPORARY.fullmatch(entry.name)
+            with contextlib.suppress(OSError):
+                if found and entry.is_file(follow_symlinks=False) and (
+                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS
+                        or found["pid"] and not _alive(int(found["pid"]))):
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id runs here (another user's counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
 def _decode(path: Path) -> dict[str, np.ndarray]:
-    """Every field of an .npz file, read without following a link at `path`."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0))
-    with os.fdopen(fd, "rb") as f, np.load(f, allow_pickle=False) as data:
-        return {k: data[k] for k in data.files}
+    """Every field of an .npz file, read without following a link at `path` and without
+    waiting: a FIFO planted there would block a plain open (every solve would hang)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CacheError(f"{path} is not a regular file (a FIFO, device or socket)")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with np.load(f, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
 
 
 def read_trusted(path: str | Path, rules: str | Rules, fmt: int,
@@ -163,7 +209,7 @@ def read_trusted(path: str | Path, rules: str | Rules, fmt: int,
         stored = str(fields["rules"]), str(fields["version"]), int(fields["format"])
         fingerprint, checksum = str(fields["fingerprint"]), str(fields["checksum"])
         numbers = np.asarray(fields["numbers"], dtype=np.float64)
-    except FileNotFoundError:
+    except (FileNotFoundError, CacheError):
         raise
     except Exception as err:  # zlib.error, NotImplementedError, BadZipFile, ...: all damage
         raise CacheError(f"unreadable file {path}: {type(err).__name__}: {err}"[:300]) from None

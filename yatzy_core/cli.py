@@ -25,7 +25,7 @@ import warnings
 from .version import __version__
 from .advisor import Position, advise
 from .cache import CacheWarning, get_solution
-from .cli_args import MAX_LINE, flag, rules_argument, short, text, theta, whole
+from .cli_args import MAX_LINE, flag, printable, rules_argument, short, text, theta, whole
 from .cli_distribution import add_distribution_parser
 from .cli_grade import add_grade_parser
 from .cli_study import add_simulate_parser, add_study_parser
@@ -137,7 +137,7 @@ def run_advise(args) -> int:
     if args.json:
         print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
         return 0
-    print(position)
+    print(printable(position))
     width = max(len(a.label) for a in ranked)
     print(f"{'rank':>4}  {'action':<{width}}  {'expected':>9}  {'loss':>8}")
     for rank, a in enumerate(ranked, start=1):
@@ -151,7 +151,7 @@ def _print_goal(args, position, ranked, field) -> int:
     if args.json:
         print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
         return 0
-    print(position)
+    print(printable(position))
     width = max(len(a.label) for a in ranked)
     head = "P(reach)" if field == "probability" else "certainty eq."
     print(f"{'rank':>4}  {'action':<{width}}  {head:>13}")
@@ -170,7 +170,8 @@ def add_info_parser(subparsers) -> None:
 
 def run_info(args) -> int:
     rules = get_rules(args.rules)
-    print(f"{rules.name}: {rules.description}" if rules.description else rules.name)
+    name, description = printable(rules.name), printable(rules.description)   # text from a file
+    print(f"{name}: {description}" if description else name)
     print(f"{rules.n_dice} dice with {rules.faces} faces, {rules.rolls_per_turn} rolls a turn")
     for key, n in StateSpace(rules).counts().items():
         print(f"{key.replace('_', ' ')}: {n:,}")

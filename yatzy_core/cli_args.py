@@ -9,24 +9,42 @@ ends in one line that says which flag is wrong; echoed input is shortened (`shor
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
+import unicodedata
 from argparse import ArgumentTypeError
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
-    "short", "text", "whole", "rules_argument", "rules_name", "strategy_name", "strategy_list",
-    "flag", "OutputFile"]
+    "short", "printable", "text", "path", "whole", "rules_argument", "rules_name",
+    "strategy_name", "strategy_list", "flag", "OutputFile"]
 
 MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names, paths)
 MAX_LINE = 300      # longest error line the command prints
 
 
 def short(text, limit: int = 40) -> str:
-    """`text` on one line, cut to `limit` characters with an ellipsis."""
-    text = " ".join(str(text).split())
+    """`text` on one line, cut to `limit` characters with an ellipsis (control characters
+    escaped: a rule file's name must not drive the terminal)."""
+    text = printable(" ".join(str(text).split()))
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))   # text-direction overrides
+
+
+def printable(text) -> str:
+    r"""`text` with control characters (escape codes, bidi overrides) shown as \x1b-style
+    escapes, so text from a file prints as text and never as commands to the terminal.
+
+    >>> print(printable("red\x1b[31m!"))
+    red\x1b[31m!
+    """
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) == "Cc" and ch != "\n" or ord(ch) in BIDI else ch
+                   for ch in str(text))
 
 
 def text(value: str) -> str:
@@ -34,6 +52,13 @@ def text(value: str) -> str:
     if len(value) > MAX_TEXT:
         raise ArgumentTypeError(f"too long ({len(value):,} characters, at most {MAX_TEXT}): "
                                 f"{short(value)!r}")
+    return value
+
+
+def path(value: str) -> str:
+    """A file path flag: not empty (an empty one would silently mean no file at all)."""
+    if not text(value).strip():
+        raise ArgumentTypeError("empty path; name a file")
     return value
 
 
@@ -68,7 +93,7 @@ def rules_argument(parser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--rules", default="yahtzee", metavar="NAME", type=rules_name,
                        help=f"rule set: {', '.join(rule_names(include_new=True))} (default: yahtzee)")
-    group.add_argument("--rules-file", metavar="FILE", type=text,
+    group.add_argument("--rules-file", metavar="FILE", type=path,
                        help="a rule file (TOML) instead of --rules")
 
 
@@ -119,25 +144,28 @@ class OutputFile:
     path: Path
     force: bool
     tmp: Path
+    name: str = "--csv"
 
     @classmethod
     def open(cls, path: str, force: bool, name: str = "--csv") -> "OutputFile":
         target = Path(path)
-        if target.is_dir():
-            raise ValueError(f"argument {name}: {short(path)} is a folder")
-        if target.exists() and not force:
-            raise ValueError(f"argument {name}: {short(path)} exists; pass --force to overwrite it")
+        _check_target(target, path, force, name)
         try:
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f"{target.name}.", suffix=".partial")
         except OSError as err:
             raise ValueError(f"argument {name}: cannot write in {short(target.parent)!s} "
                              f"({err.strerror or err})") from None
         os.close(fd)
-        return cls(target, force, Path(tmp))
+        return cls(target, force, Path(tmp), name)
 
     def commit(self) -> None:
-        """Move the written temporary file into place (os.link refuses a file that appeared)."""
+        """Move the written temporary file into place (os.link refuses a file that appeared),
+        with the mode a newly created file gets (mkstemp's is 0600)."""
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.tmp, 0o666 & ~umask)
         if self.force:
+            _check_target(self.path, str(self.path), True, self.name)   # nothing swapped in since
             os.replace(self.tmp, self.path)
             return
         os.link(self.tmp, self.path)
@@ -146,3 +174,21 @@ class OutputFile:
     def discard(self) -> None:
         if self.tmp.exists():
             self.tmp.unlink()
+
+
+def _check_target(target: Path, path: str, force: bool, name: str) -> None:
+    """Refuse a folder, a device, a FIFO or a socket (--force would replace it with a plain
+    file: /dev/null run as root), and an existing file unless `force`."""
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise ValueError(f"argument {name}: cannot use {short(path)} ({err.strerror or err})") from None
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"argument {name}: {short(path)} is a folder")
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"argument {name}: {short(path)} is not a regular file (a device, FIFO "
+                         "or socket); name a plain file")
+    if not force:
+        raise ValueError(f"argument {name}: {short(path)} exists; pass --force to overwrite it")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .cli_args import rules_argument
+from .cli_args import printable, rules_argument
 
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 THRESHOLDS = (150, 200, 250, 300, 350)
@@ -65,7 +65,7 @@ def run_distribution(args) -> int:
     if args.json:
         print(json.dumps({**s, "pmf": play.distribution.probabilities.tolist()}))
         return 0
-    print(f"{rules.name}: final score under optimal play (exact)")
+    print(f"{printable(rules.name)}: final score under optimal play (exact)")
     print(f"mean {s['mean']:.4f}, std {s['std']:.4f}")
     print("quantiles: " + ", ".join(f"{q}% {x}" for q, x in s["quantiles"].items()))
     print("P(total >= T): " + ", ".join(f"{x} {p:.6f}" for x, p in s["p_at_least"].items()))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cli_args import OutputFile, rules_argument, strategy_list, strategy_name, text, whole
+from .cli_args import OutputFile, path, printable, rules_argument, strategy_list, strategy_name, text, whole
 from .play import MAX_GAMES
 
 __all__ = ["add_simulate_parser", "add_study_parser"]
@@ -29,7 +29,7 @@ def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--games", type=GAMES_ARG, default=10_000, metavar="N",
                    help=f"(default 10000, at most {MAX_GAMES:,})")
     p.add_argument("--seed", type=whole(0), default=0, help="(default 0)")
-    p.add_argument("--csv", metavar="FILE", type=text,
+    p.add_argument("--csv", metavar="FILE", type=path,
                    help="also write every game's row to FILE (checked before the games are played)")
     p.add_argument("--force", action="store_true", help="let --csv overwrite an existing FILE")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -41,12 +41,12 @@ def run_simulate(args) -> int:
     """Print the summary table (and write every game as CSV if asked: its file is checked
     first, so a bad path never costs a finished simulation)."""
     from .simulation import simulate, summary
-    out = OutputFile.open(args.csv, args.force) if args.csv else None
+    out = OutputFile.open(args.csv, args.force) if args.csv is not None else None
     try:
         frame = simulate(args.rules, args.strategy, games=args.games, seed=args.seed,
                          progress=not args.quiet)
         seconds = frame.attrs["seconds"]
-        print(f"{args.strategy} on {frame.attrs['rules']}: {len(frame):,} games from seed {args.seed} "
+        print(f"{args.strategy} on {printable(frame.attrs['rules'])}: {len(frame):,} games from seed {args.seed} "
               f"in {seconds:.1f} s ({len(frame) / max(seconds, 1e-9):,.0f} games/s)")
         print(summary(frame).round(2).to_string())
         if out:
@@ -61,6 +61,8 @@ def run_simulate(args) -> int:
         except OSError as err:
             raise ValueError(f"argument --csv: cannot write {args.csv} ({err.strerror or err}); "
                              f"the rows are in {out.tmp}") from None
+        except ValueError as err:      # the target became a folder, device or FIFO meanwhile
+            raise ValueError(f"{err}; the rows are in {out.tmp}") from None
         print(f"wrote {args.csv}")
     return 0
 
@@ -96,7 +98,7 @@ def study_command(args) -> int:
     table = study.table()
     seconds = study.seconds()
     table.insert(1, "games/s", [len(study.frames[n]) / seconds[n] for n in table.index])
-    print(f"{study.rules.name}: every strategy from seed {args.seed}")
+    print(f"{printable(study.rules.name)}: every strategy from seed {args.seed}")
     with pd.option_context("display.width", 200, "display.max_columns", 40):
         print(table[["games", "games/s"] + STAT_COLUMNS[1:]].round(2).to_string())
         print("\naverage points per box")

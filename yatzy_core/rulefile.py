@@ -52,26 +52,57 @@ class _Fault(ValueError):
         super().__init__(f"{key}: {problem}")
 
 
+MAX_BYTES = 64 * 1024   # the shipped files are 1.5-2.3 kB; 64 kB leaves room for any comments
+MAX_LINE = 1_000        # characters a line; tomllib's memory grows with the square of a dotted
+                        # key's parts (a 16 kB `a.a.a... = 1` takes 260 MB, 40 kB 1.7 GB)
+
+
 def load(path) -> Rules:
-    """Read and check a rule file; ValueError naming the file, the field and what is allowed."""
+    """Read and check a rule file; ValueError naming the file, the field and what is allowed.
+    At most MAX_BYTES are read, so a huge file (or /dev/zero) is refused, not parsed."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
     except OSError as err:
-        raise ValueError(f"{path}: cannot read the rule file ({err.strerror})") from None
+        raise ValueError(f"{path}: cannot read the rule file ({err.strerror or err})") from None
+    if len(raw) > MAX_BYTES:
+        raise ValueError(f"{path}: too large for a rule file (over {MAX_BYTES // 1024} kB; "
+                         f"a real one is a few kB)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text (byte 0x{raw[err.start]:02x} at offset "
+                         f"{err.start}); save the rule file as UTF-8") from None
     return loads(text, source=str(path), default_name=path.stem)
 
 
 def loads(text: str, source: str = "<rules>", default_name: str = "custom") -> Rules:
-    """Rule-file text to a checked `Rules` value (errors start with `source`)."""
+    """Rule-file text to a checked `Rules` value (errors start with `source`); a UTF-8
+    byte-order mark (as some editors save) is skipped."""
+    text = text.removeprefix("\ufeff")
+    _check_size(text, source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{source}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise ValueError(f"{source}: not a rule file: arrays or tables nested too deep") from None
     try:
         return _rules(data, default_name)
     except _Fault as err:
         raise ValueError(f"{source}: {err}") from None
+
+
+def _check_size(text: str, source: str) -> None:
+    """Refuse text the TOML parser would spend gigabytes on, before it starts."""
+    if len(text) > MAX_BYTES:
+        raise ValueError(f"{source}: too large for a rule file (over {MAX_BYTES // 1024} kB; "
+                         f"a real one is a few kB)")
+    for number, line in enumerate(text.split("\n"), 1):
+        if len(line) > MAX_LINE:
+            raise ValueError(f"{source}: line {number} is longer than {MAX_LINE:,} characters; "
+                             f"split it (a long description can be a \"\"\"multi-line\"\"\" string)")
 
 
 def _rules(data: dict, default_name: str) -> Rules:
@@ -115,6 +146,7 @@ def _box(data: dict, i: int, top: dict, rolls: np.ndarray) -> Box:
     _check(best > 0, f"{where}.scorer",
            f"{kind!r} can never score with {top['n_dice']} dice of {top['faces']} faces")
     if "max_score" in data:
+        _int(data["max_score"], f"{where}.max_score", 0, 10**9)
         _check(data["max_score"] == best, f"{where}.max_score",
                f"the best roll scores {best}, not {data['max_score']!r}")
     joker = data.get("joker_value")
@@ -132,8 +164,9 @@ def _check_params(params: dict, where: str, top: dict) -> None:
             _int(value, f"{where}.{key}", *limits[key])
     if "faces" in params:
         shown = params["faces"]
-        _check(isinstance(shown, list) and shown and len(set(shown)) == len(shown)
-               and all(isinstance(f, int) and 1 <= f <= faces for f in shown), f"{where}.faces",
+        _check(isinstance(shown, list) and shown
+               and all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= faces
+                       for f in shown) and len(set(shown)) == len(shown), f"{where}.faces",
                f"must list different faces from 1 to {faces}, got {shown!r}")
 
 

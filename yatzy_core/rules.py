@@ -60,7 +60,7 @@ def groups(sizes: tuple[int, ...], points: int | None = None) -> Scorer:
     def score(counts):
         chosen = _ordered_faces(counts.shape[-1], len(sizes))   # (P, groups) face indices
         shown = (counts[..., chosen] >= need).all(axis=-1)       # (..., P)
-        best = np.where(shown, (chosen + 1) @ need, 0).max(axis=-1)
+        best = np.where(shown, (chosen + 1) @ need, 0).max(axis=-1, initial=0)  # none: 0
         return best if points is None else np.where(best > 0, points, 0)
     return score
 
@@ -226,6 +226,11 @@ class Rules:
                              f"box sets), got {len(names)}")
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate box names in {names}")
+        for face in {b.face for b in self.boxes if b.face is not None}:
+            same = [b.name for b in self.boxes if b.face == face]
+            if len(same) > 1:   # the upper total would count that face twice toward the bonus
+                raise ValueError(f"upper boxes {', '.join(same)} both count face {face}; "
+                                 f"at most one upper box per face")
         if self.yahtzee_box is not None and self.yahtzee_box not in names:
             raise ValueError(f"yahtzee_box {self.yahtzee_box!r} is not one of the boxes {names}")
         if self.forced_order and self.joker != "none":

@@ -7,7 +7,9 @@ in plain numpy, kept as the readable reference and selectable with backend="nump
 """
 from __future__ import annotations
 
+import os
 import time
+import warnings
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
@@ -15,9 +17,15 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from .rules import Rules, get_rules
-from .states import StateSpace
+from .states import StateSpace, memory_estimate
 
-__all__ = ["Solution", "solve", "compile_kernel"]
+__all__ = ["Solution", "solve", "compile_kernel", "SolveWarning", "available_memory"]
+
+LOUD_BYTES = 1 << 30   # a solve needing more than this says so first (its states and memory)
+
+
+class SolveWarning(UserWarning):
+    """A solve large enough to take minutes and gigabytes (told before it starts)."""
 
 NUMPY_BLOCK = 1024  # numpy works on (462, block) arrays that should stay in cache
 
@@ -80,6 +88,7 @@ def solve(rules: str | Rules, progress=True, backend: str = "numba",
     if moments and backend != "numba":
         raise ValueError("moments=True needs backend='numba'")
     space = StateSpace(rules)
+    check_memory(space, moments, np.dtype(dtype).itemsize if backend == "numba" else 8)
     start = time.perf_counter()
     if backend == "numpy":
         values, second = _backward_numpy(space, progress), None
@@ -88,6 +97,34 @@ def solve(rules: str | Rules, progress=True, backend: str = "numba",
             raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
         values, second = _backward(rules, space, np.zeros(space.size, dtype), moments, progress)
     return Solution(rules, values, time.perf_counter() - start, second)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory a new allocation can get now: MemAvailable of /proc/meminfo (Linux),
+    else the machine's physical memory, else None (unknown: nothing is refused)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_memory(space: StateSpace, moments: bool, itemsize: int) -> None:
+    """Refuse a solve that cannot fit in memory (it would swap or be killed after minutes),
+    and announce one above LOUD_BYTES: a tiny rule file can ask for gigabytes."""
+    need, free = memory_estimate(space, moments, itemsize), available_memory()
+    what = f"rules {space.rules.name!r}: {space.size:,} states need about {need / 1e9:.1f} GB"
+    if free is not None and need > free:
+        raise ValueError(f"{what} of memory, but only {free / 1e9:.1f} GB is available; use "
+                         "fewer boxes or a lower upper_bonus_threshold")
+    if need > LOUD_BYTES:
+        warnings.warn(f"solving {what} of memory", SolveWarning, stacklevel=3)
 
 
 def _layers(space: StateSpace, progress: bool, what: str, block: int = 1 << 20):
@@ -142,7 +179,7 @@ def _backward_numpy(space, progress):
 
 def compile_kernel() -> float:
     """Compile the kernel, or load it from numba's disk cache, by solving a two-box game (values
-    and moments); returns the seconds it took. `python -m yatzy_core.solver` runs it, so that an
+    and moments); returns the seconds it took. `python -m yatzy_core.warmup` runs it, so that an
     install can pay for the compilation once, ahead of the first real solve."""
     tiny = get_rules("yatzy")
     tiny = tiny.with_(name="compile", boxes=tiny.boxes[:2])
@@ -150,6 +187,3 @@ def compile_kernel() -> float:
     solve(tiny, progress=False, moments=True)
     return time.perf_counter() - start
 
-
-if __name__ == "__main__":
-    print(f"solver kernel compiled (or loaded from numba's cache) in {compile_kernel():.1f} s")
