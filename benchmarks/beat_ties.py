@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from yatzy_core.distribution import score_distribution
-from yatzy_core.goal_play import tie_table
-from yatzy_core.goals import second_player
-from yatzy_core.targets import N_MAX, target_table
+from yatzy_core.objectives.distribution import score_distribution
+from yatzy_core.objectives.goal_play import tie_table
+from yatzy_core.advice.goals import second_player
+from yatzy_core.objectives.targets import N_MAX, target_table
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"
 for name in sys.argv[1:] or ["yahtzee-no-bonus"]:

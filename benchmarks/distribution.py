@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from yatzy_core.rules import rule_names
+from yatzy_core.game.rules import rule_names
 
 SEED = 20240601
 PUBLISHED_NO_BONUS = {
@@ -60,11 +60,11 @@ def chi_square(probabilities: np.ndarray, samples: np.ndarray, min_expected: flo
 
 def one(name: str, games: int, ties: bool) -> dict:
     """Everything for one rule set, in this (fresh) process."""
-    from yatzy_core.cache import get_solution
-    from yatzy_core.distribution import forward, ks_test, play_path, save_play
-    from yatzy_core.policy import second_moments
+    from yatzy_core.engine.cache import get_solution
+    from yatzy_core.objectives.distribution import forward, ks_test, play_path, save_play
+    from yatzy_core.engine.turn_forward import second_moments
 
-    from yatzy_core.distribution import peak_rss_mb
+    from yatzy_core.objectives.distribution import peak_rss_mb
 
     solution = get_solution(name, progress=False)
     rss_before = peak_rss_mb()
@@ -90,7 +90,7 @@ def one(name: str, games: int, ties: bool) -> dict:
             float(np.sqrt(second_moments(solution, t)[s] - d.mean ** 2)) for t in ("rule", "min", "max"))
         out["ties_seconds"] = time.perf_counter() - start
     if games:
-        from yatzy_core.simulation import simulate
+        from yatzy_core.players.simulation import simulate
         start = time.perf_counter()
         totals = simulate(name, "optimal", games=games, seed=SEED, progress=False)["total"].to_numpy()
         out["simulation"] = {
@@ -107,8 +107,8 @@ def baseline(name: str) -> dict:
     sys.path.insert(0, str(Path(__file__).parent))
     from numpy_forward import numpy_forward
 
-    from yatzy_core.cache import get_solution
-    from yatzy_core.distribution import peak_rss_mb
+    from yatzy_core.engine.cache import get_solution
+    from yatzy_core.objectives.distribution import peak_rss_mb
     solution = get_solution(name, progress=False)
     start = time.perf_counter()
     pmf = numpy_forward(solution)

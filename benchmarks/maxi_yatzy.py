@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from yatzy_core.rules import Rules, get_rules
+from yatzy_core.game.rules import Rules, get_rules
 from yatzy_core.version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,7 +79,7 @@ def values_sha256(solution) -> str:
 
 def simulated(rules: Rules, solution, games: int, seed: int = 0) -> dict:
     """Per-box averages from `games` optimal games (seeded), and the check of their mean."""
-    from yatzy_core.simulation import simulate, summary
+    from yatzy_core.players.simulation import simulate, summary
 
     start = time.perf_counter()
     frame = simulate(rules, "optimal", games=games, seed=seed, progress=True, solution=solution)
@@ -99,9 +99,9 @@ def simulated(rules: Rules, solution, games: int, seed: int = 0) -> dict:
 
 def run_reading(name: str, games: int) -> dict:
     """Solve one reading in this process and return its numbers."""
-    from yatzy_core.cache import rules_fingerprint
-    from yatzy_core.solver import solve
-    from yatzy_core.states import StateSpace
+    from yatzy_core.engine.cache import rules_fingerprint
+    from yatzy_core.engine.solver import solve
+    from yatzy_core.game.states import StateSpace
 
     rules = reading(name)
     start = time.perf_counter()

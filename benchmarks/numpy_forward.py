@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit, prange
 
-from yatzy_core.policy import turn_outcomes
+from yatzy_core.engine.turn_forward import turn_outcomes
 
 BLOCK = 1024
 

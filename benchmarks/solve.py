@@ -21,10 +21,10 @@ import time
 import numba
 import numpy as np
 
-from yatzy_core.kernel import tables
-from yatzy_core.rules import get_rules
-from yatzy_core.solver import solve
-from yatzy_core.states import StateSpace
+from yatzy_core.engine.compiled.kernel import tables
+from yatzy_core.game.rules import get_rules
+from yatzy_core.engine.solver import solve
+from yatzy_core.game.states import StateSpace
 
 RULES = ["yahtzee", "yahtzee-verhoeff", "yahtzee-no-bonus", "yatzy", "yatzy-thesis",
          "forced-yatzy", "yahtzee-3-rerolls"]
@@ -62,7 +62,7 @@ def useful_flops(name) -> float:
 
 def peak_rss_mb(name) -> float:
     """Peak resident memory of a fresh process that solves `name` (values only)."""
-    code = ("import resource; from yatzy_core.solver import solve; solve(%r, progress=False); "
+    code = ("import resource; from yatzy_core.engine.solver import solve; solve(%r, progress=False); "
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)" % name)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(out.stdout.split()[-1])
@@ -71,7 +71,7 @@ def peak_rss_mb(name) -> float:
 def compile_seconds() -> tuple[float, float]:
     """(first solve of yahtzee-no-bonus in a fresh process with an empty numba cache, the same
     with the cache that run left): the compile time, and what a later first call costs."""
-    code = ("import time; from yatzy_core.solver import solve; t = time.perf_counter(); "
+    code = ("import time; from yatzy_core.engine.solver import solve; t = time.perf_counter(); "
             "solve('yahtzee-no-bonus', progress=False); print(time.perf_counter() - t)")
     with tempfile.TemporaryDirectory() as empty:
         env = dict(os.environ, NUMBA_CACHE_DIR=empty)
@@ -82,8 +82,9 @@ def compile_seconds() -> tuple[float, float]:
 
 def advice_latency(name, positions=1000, seed=0):
     """Median seconds of advise() over random positions (random used boxes, dice, rolls left)."""
-    from yatzy_core.advisor import Position, advise, upper_totals
-    from yatzy_core.cache import get_solution
+    from yatzy_core.advice.advisor import advise
+    from yatzy_core.engine.position import Position, upper_totals
+    from yatzy_core.engine.cache import get_solution
 
     rules, rng = get_rules(name), np.random.default_rng(seed)
     solution = get_solution(rules, progress=False)
@@ -139,8 +140,8 @@ def main():
               f"cache (compile), {later:.2f} s once cached")
     for name in ("yahtzee", "yatzy"):
         print(f"advice latency {name}: median {advice_latency(name) * 1e3:.2f} ms over 1000 positions")
-    from yatzy_core.cache import get_solution
-    from yatzy_core.simulation import simulate
+    from yatzy_core.engine.cache import get_solution
+    from yatzy_core.players.simulation import simulate
     solution = get_solution("yahtzee", progress=False)
     simulate("yahtzee", "optimal", games=1000, seed=0, progress=False, solution=solution)
     start = time.perf_counter()

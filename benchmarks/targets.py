@@ -16,11 +16,11 @@ import sys
 import time
 from pathlib import Path
 
-from yatzy_core.cache import rules_fingerprint
-from yatzy_core.distribution import score_distribution
-from yatzy_core.goals import second_player
-from yatzy_core.rules import get_rules
-from yatzy_core.targets import N_MAX, solve_targets, target_table
+from yatzy_core.engine.cache import rules_fingerprint
+from yatzy_core.objectives.distribution import score_distribution
+from yatzy_core.advice.goals import second_player
+from yatzy_core.game.rules import get_rules
+from yatzy_core.objectives.targets import N_MAX, solve_targets, target_table
 from yatzy_core.version import __version__
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"

@@ -9,7 +9,7 @@ settings.register_profile("ci", derandomize=True)
 settings.register_profile("explore", derandomize=False, max_examples=2000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-from yatzy_core.cache import get_solution
+from yatzy_core.engine.cache import get_solution
 
 
 @pytest.fixture(scope="session")

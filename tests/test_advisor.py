@@ -5,10 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from yatzy_core.advisor import Advice, Position, advise, parse_dice, upper_totals
-from yatzy_core.dice import dice_of
-from yatzy_core.rules import get_rules
-from yatzy_core.states import StateSpace
+from yatzy_core.advice.advisor import Advice, advise
+from yatzy_core.engine.position import Position, parse_dice, upper_totals
+from yatzy_core.game.dice import dice_of
+from yatzy_core.game.rules import get_rules
+from yatzy_core.game.states import StateSpace
 
 ALL_BUT_YAHTZEE = [n for n in get_rules("yahtzee").box_names if n != "yahtzee"]
 

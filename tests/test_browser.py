@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from yatzy_core.advisor import Position, advise
-from yatzy_core.coach import Game
-from yatzy_core.midgame import position_distribution
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.position import Position
+from yatzy_core.advice.coach import Game
+from yatzy_core.objectives.midgame import position_distribution
 from yatzy_core.ui.coach_outlook import chance_text
 from yatzy_core.ui.widgets_coach import hold_for
 

@@ -5,10 +5,10 @@ from inspect import signature
 
 import pytest
 
-from yatzy_core.bruteforce import brute_force_value
-from yatzy_core.rules import (Box, Rules, get_rules, n_of_a_kind_fixed, of_a_kind_sum,
-                              of_a_kind_total, straight_fixed, total, two_pairs, upper)
-from yatzy_core.solver import solve
+from yatzy_core.engine.bruteforce import brute_force_value
+from yatzy_core.game.rules import (Box, Rules, get_rules, n_of_a_kind_fixed, of_a_kind_sum,
+                                   of_a_kind_total, straight_fixed, total, two_pairs, upper)
+from yatzy_core.engine.solver import solve
 
 # every backend the fast solver offers (the compiled kernel and the numpy reference)
 BACKENDS = ("numba", "numpy") if "backend" in signature(solve).parameters else (None,)

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from yatzy_core import cache
-from yatzy_core.cache import CacheError, get_solution, load, save
-from yatzy_core.rules import get_rules
+from yatzy_core.engine import cache
+from yatzy_core.engine.cache import CacheError, get_solution, load, save
+from yatzy_core.game.rules import get_rules
 
 
 @pytest.fixture

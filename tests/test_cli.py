@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from yatzy_core import __version__, cli
-from yatzy_core import cache as cache_module
-from yatzy_core.advisor import Position, advise
-from yatzy_core.cli import main
-from yatzy_core.rules import get_rules
-from yatzy_core.states import StateSpace
+from yatzy_core import __version__
+from yatzy_core.cli import command as cli
+from yatzy_core.engine import cache as cache_module
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.position import Position
+from yatzy_core.cli.command import main
+from yatzy_core.game.rules import get_rules
+from yatzy_core.game.states import StateSpace
 
 ISSUE = ["advise", "--rules", "yahtzee", "--dice", "11112", "--rolls-left", "2"]
 

@@ -4,8 +4,8 @@ import json
 import numpy as np
 import pytest
 
-from yatzy_core.cli import main
-from yatzy_core.distribution import optimal_play
+from yatzy_core.cli.command import main
+from yatzy_core.objectives.distribution import optimal_play
 
 
 def run(capsys, *argv):

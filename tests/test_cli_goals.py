@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from yatzy_core.advisor import Position
-from yatzy_core.cli import main
-from yatzy_core.goals import goal_advice
+from yatzy_core.engine.position import Position
+from yatzy_core.cli.command import main
+from yatzy_core.advice.goals import goal_advice
 
 LATE = ["advise", "--rules", "yahtzee", "--dice", "66612", "--rolls-left", "1", "--upper", "40",
         "--used", "ones,twos,threes,fours,fives,three_of_a_kind,four_of_a_kind,full_house,small_straight"]

@@ -4,9 +4,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from yatzy_core.advisor import Position, advise
-from yatzy_core.coach import Game, play_optimally
-from yatzy_core.turn import TIE
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.position import Position
+from yatzy_core.advice.coach import Game, play_optimally
+from yatzy_core.engine.turn import TIE
 
 
 @pytest.fixture

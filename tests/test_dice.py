@@ -6,7 +6,7 @@ from math import comb, prod
 import numpy as np
 import pytest
 
-from yatzy_core.dice import counts_of, dice_of, dice_space
+from yatzy_core.game.dice import counts_of, dice_of, dice_space
 
 SPACE = dice_space(5)
 

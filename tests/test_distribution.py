@@ -7,14 +7,14 @@ boxes, which solve in about a second.
 import numpy as np
 import pytest
 
-from yatzy_core.distribution import (CacheError, ScoreDistribution, forward, kind_box, ks_test,
-                                     load_play, optimal_play, save_play)
-from yatzy_core.policy import second_moments, turn_outcomes
-from yatzy_core.rules import get_rules
-from yatzy_core.simulation import simulate
-from yatzy_core.solver import solve
-from yatzy_core.strategies import Optimal
-from yatzy_core.turn import TIE, box_values, evaluate, keeper_values, preferred_keeper
+from yatzy_core.objectives.distribution import (CacheError, ScoreDistribution, forward, kind_box, ks_test,
+                                                load_play, optimal_play, save_play)
+from yatzy_core.engine.turn_forward import second_moments, turn_outcomes
+from yatzy_core.game.rules import get_rules
+from yatzy_core.players.simulation import simulate
+from yatzy_core.engine.solver import solve
+from yatzy_core.players.strategies import Optimal
+from yatzy_core.engine.turn import TIE, box_values, evaluate, keeper_values, preferred_keeper
 
 # the published per-box table of optimal play, Yahtzee without Yahtzee bonus or joker
 PUBLISHED_NO_BONUS = {
@@ -246,7 +246,7 @@ def test_cache_round_trip_and_trust(no_bonus, tmp_path, monkeypatch):
     with pytest.raises(CacheError):
         load_play(damaged, "yahtzee-no-bonus")
     monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
-    from yatzy_core.distribution import play_path
+    from yatzy_core.objectives.distribution import play_path
     save_play(no_bonus, play_path(get_rules("yahtzee-no-bonus")))
     assert optimal_play("yahtzee-no-bonus").box_expectations == no_bonus.box_expectations
 

@@ -19,15 +19,17 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from yatzy_core import cache, cli
-from yatzy_core.advisor import Position, advise
-from yatzy_core.bruteforce import brute_force_value
-from yatzy_core.cache import CacheError, CacheWarning, get_solution, load, rules_fingerprint, save
-from yatzy_core.dice import counts_of, dice_of, dice_space
-from yatzy_core.play import MAX_GAMES
-from yatzy_core.rules import Box, Rules, get_rules, total, upper
-from yatzy_core.simulation import simulate
-from yatzy_core.solver import solve
+from yatzy_core.engine import cache
+from yatzy_core.cli import command as cli
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.position import Position
+from yatzy_core.engine.bruteforce import brute_force_value
+from yatzy_core.engine.cache import CacheError, CacheWarning, get_solution, load, rules_fingerprint, save
+from yatzy_core.game.dice import counts_of, dice_of, dice_space
+from yatzy_core.players.batch import MAX_GAMES
+from yatzy_core.game.rules import Box, Rules, get_rules, total, upper
+from yatzy_core.players.simulation import simulate
+from yatzy_core.engine.solver import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = Rules("tiny", tuple(Box(name, upper(f), face=f, max_score=3 * f)
@@ -215,7 +217,7 @@ def _finish(processes) -> list[str]:
 
 
 def test_three_processes_solve_one_rule_set_at_once(tmp_path):
-    code = ("from yatzy_core.cache import get_solution\n"
+    code = ("from yatzy_core.engine.cache import get_solution\n"
             "print(f'{get_solution(\"yahtzee-no-bonus\", progress=False).expected_score:.4f}')")
     outs = _finish([_python(code, tmp_path) for _ in range(3)])
     assert outs == ["245.8708\n"] * 3
@@ -225,7 +227,7 @@ def test_three_processes_solve_one_rule_set_at_once(tmp_path):
 def test_writers_and_readers_hammer_one_file(tiny, tmp_path):
     code = ("import sys; sys.path.insert(0, %r)\n"
             "from test_faults import TINY\n"
-            "from yatzy_core import cache\n"
+            "from yatzy_core.engine import cache\n"
             "s = cache.solve(TINY, progress=False); path = cache.cache_path(TINY)\n"
             "for _ in range(40):\n"
             "    cache.save(s, path)\n"
@@ -336,12 +338,12 @@ def test_fuzzed_advise_flags(solutions, flag, value):
 @given(flag=st.sampled_from(["--games", "--seed", "--strategy"]),
        value=st.one_of(st.text(alphabet="xyz-_., \t", max_size=12), st.integers(max_value=-1).map(str)))
 def test_fuzzed_simulate_flags(flag, value):
-    with mock.patch("yatzy_core.simulation.simulate", side_effect=AssertionError("ran")):
+    with mock.patch("yatzy_core.players.simulation.simulate", side_effect=AssertionError("ran")):
         assert_names(flag, *call(*SIMULATE, f"{flag}={value}"))
 
 
 def test_a_bad_csv_is_refused_before_the_games(tmp_path, monkeypatch):
-    monkeypatch.setattr("yatzy_core.simulation.simulate", _fail(0, "the games must not start"))
+    monkeypatch.setattr("yatzy_core.players.simulation.simulate", _fail(0, "the games must not start"))
     taken = tmp_path / "taken.csv"
     taken.write_text("keep me")
     for target in (tmp_path / "no" / "such" / "x.csv", tmp_path, taken):
@@ -370,7 +372,7 @@ def test_an_unwritable_cache_is_one_warning_line_in_the_cli(solutions, private_c
 
 
 def test_a_closed_pipe_is_quiet():
-    reader = _python("from yatzy_core.cli import main; raise SystemExit(main(['info']))", ROOT)
+    reader = _python("from yatzy_core.cli.command import main; raise SystemExit(main(['info']))", ROOT)
     reader.stdout.close()                               # `yatzy info | head -0`
     err = reader.stderr.read()
     assert reader.wait(timeout=60) == 1 and err == ""

@@ -5,9 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from yatzy_core.advisor import Position, advise
-from yatzy_core.coach import Game
-from yatzy_core.gamelog import dumps, loads, paper_game, replay, to_log, undo
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.position import Position
+from yatzy_core.advice.coach import Game
+from yatzy_core.advice.gamelog import dumps, loads, paper_game, replay, to_log, undo
 
 
 @pytest.fixture

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from test_turn import TINY
-from yatzy_core.coach import Game, play_optimally
-from yatzy_core.goal_coach import grade_to_beat
-from yatzy_core.goals import goal_advice
-from yatzy_core.targets import solve_targets
+from yatzy_core.advice.coach import Game, play_optimally
+from yatzy_core.advice.goal_coach import grade_to_beat
+from yatzy_core.advice.goals import goal_advice
+from yatzy_core.objectives.targets import solve_targets
 
 SCORE = 25          # TINY's most is 38; its max-mean play expects about 20
 
@@ -50,10 +50,10 @@ def test_bad_scores_are_named():
 
 
 def test_bad_inputs_of_the_goal_helpers_are_named(table):
-    from yatzy_core.goal_play import tie_table
-    from yatzy_core.goals import second_player
+    from yatzy_core.objectives.goal_play import tie_table
+    from yatzy_core.advice.goals import second_player
     from yatzy_core.ui.objectives import objective_rows
-    from yatzy_core.advisor import Position
+    from yatzy_core.engine.position import Position
     for bad in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="batch"):
             tie_table(table, batch=bad)

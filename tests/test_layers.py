@@ -1,5 +1,6 @@
-"""The package's layers (README, "Layout"): a module imports only from layers below its own, so
-there are no cycles; each module imports alone; the core imports without plotly or ipywidgets."""
+"""The package's layers (README, "Layout"): folders stacked game < engine < objectives < players <
+advice < cli < ui, and a module imports only from layers below its own, so there are no cycles;
+each module imports alone; the core imports without plotly or ipywidgets."""
 import ast
 import os
 import subprocess
@@ -11,50 +12,67 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "yatzy_core"
 
-# bottom to top; a module may import from earlier layers only (the README lists the same)
+# The layers as folders, bottom to top: a module imports only from its own folder or the folders
+# before it (README, "Layout"). At the top level: the package's front door only.
+SUBPACKAGES = ["game", "engine", "objectives", "players", "advice", "cli", "ui"]
+TOP_LEVEL = {"__init__", "__main__", "version", "warmup"}
+
+# Module by module, bottom to top; a module may import from earlier layers only.
 LAYERS = [
-    ["version", "checks"],                        # checks: argument errors that name the argument
-    ["dice"],
-    ["probability", "rules"],
-    ["rulefile"],                                 # reads rule files into Rules (see LAZY)
-    ["variants"],                                 # house rules: a rule set with changes
-    ["states"],
-    ["turn"],                                     # the turn engine
-    ["policy", "bruteforce"],
-    ["kernel"],
-    ["target_kernel"],
-    ["solver"],
-    ["cache"],
-    ["solutions", "targets"],
-    ["subgame"],                                  # the rest of a game as a rule set
-    ["outcomes"],                                 # the engine's turn outcomes, compiled
-    ["advisor", "play", "forward"],
-    ["distribution"],
-    ["midgame"],
-    ["strategies", "goals", "goal_play"],
-    ["planners"],
-    ["players"],
-    ["thumb"],                                    # rules of thumb as decision lists
-    ["thumb_catalogue"],                          # the candidate rules
-    ["thumb_exact"],                              # ... measured exactly, learned from optimal play
-    ["simulation", "coach"],
-    ["gamelog"],
-    ["study", "goal_coach"],                      # goal_coach: moves graded for a score to beat
-    ["cli_args"],
-    ["cli_study", "cli_distribution", "cli_grade"],
-    ["cli"],
-    ["ui.objectives"],                            # what the explorer ranks by
-    ["__main__", "ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.scorecard",
+    ["version", "game.checks"],                   # checks: argument errors that name the argument
+    ["game.dice"],
+    ["game.probability", "game.rules"],
+    ["game.rulefile"],                            # reads rule files into Rules (see LAZY)
+    ["game.variants"],                            # house rules: a rule set with changes
+    ["game.states"],
+    ["engine.turn"],                              # the turn engine
+    ["engine.turn_forward", "engine.bruteforce", "engine.position"],
+    ["engine.compiled.kernel"],
+    ["engine.compiled.target_kernel"],
+    ["engine.solver"],
+    ["warmup", "engine.cache"],
+    ["engine.solutions"],
+    ["engine.subgame"],                           # the rest of a game as a rule set
+    ["engine.compiled.outcomes"],                 # the engine's turn outcomes, compiled
+    ["engine.compiled.forward"],
+    ["objectives.targets"],
+    ["objectives.distribution", "objectives.goal_play"],
+    ["objectives.midgame"],
+    ["players.batch"],                            # many games as arrays
+    ["players.strategies"],
+    ["players.planners"],
+    ["players.registry"],
+    ["players.thumb"],                            # rules of thumb as decision lists
+    ["players.thumb_catalogue"],                  # the candidate rules
+    ["players.thumb_exact"],                      # ... measured exactly, learned from optimal play
+    ["players.simulation"],
+    ["players.study"],
+    ["advice.advisor"],
+    ["advice.goals"],
+    ["advice.coach"],
+    ["advice.gamelog"],
+    ["advice.goal_coach"],                        # moves graded for a score to beat
+    ["cli.args"],
+    ["cli.study", "cli.distribution", "cli.grade"],
+    ["cli.command"],
+    ["__main__", "ui.objectives"],                # what the explorer ranks by
+    ["ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.scorecard",
      "ui.dice_widget", "ui.coach_log"],
     ["ui.coach_outlook", "ui.coach_goal"],
     ["ui.widgets_coach", "ui.rules_editor"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
-PACKAGES = {"__init__": "yatzy_core", "ui.__init__": "yatzy_core.ui"}   # may import anything below
+PACKAGES = {"__init__": "yatzy_core", **{f"{sub}.__init__": f"yatzy_core.{sub}"
+                                          for sub in SUBPACKAGES + ["engine.compiled"]}}
 OPTIONAL = ("plotly", "ipywidgets", "anywidget")
 # the one allowed upward import, done inside functions: Rules.from_file / to_toml and get_rules
 # (the built-in rule sets are files) use the file format, which builds Rules values
-LAZY = {("rules", "rulefile")}
+LAZY = {("game.rules", "game.rulefile")}
+
+
+def folder(name: str) -> str:
+    """The layer folder of a module ('engine' for engine.compiled.kernel; '' at the top)."""
+    return name.split(".")[0] if "." in name else ""
 
 
 def modules() -> list[str]:
@@ -66,14 +84,37 @@ def imports(name: str) -> set[str]:
     path = PACKAGE.joinpath(*name.split(".")).with_suffix(".py")
     here = name.split(".")[:-1]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.level:
+    tree = ast.parse(path.read_text())
+    skip = _type_checking_nodes(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level and id(node) not in skip:
             base = here[:len(here) - node.level + 1]
             target = base + (node.module.split(".") if node.module else [])
             if node.module:
                 found.add(".".join(target))
             else:
                 found.update(".".join(target + [a.name]) for a in node.names)
+    return found
+
+
+def _type_checking_nodes(tree) -> set[int]:
+    """ids of the nodes under `if TYPE_CHECKING:` (annotations only: never run)."""
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            skip.update(id(n) for child in node.body for n in ast.walk(child))
+    return skip
+
+
+def imported_names(name: str) -> list[tuple[str, str]]:
+    """(module, name) of every `from .module import name` in module `name`."""
+    path = PACKAGE.joinpath(*name.split(".")).with_suffix(".py")
+    here = name.split(".")[:-1]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level and node.module:
+            target = ".".join(here[:len(here) - node.level + 1] + node.module.split("."))
+            found.extend((target, a.name) for a in node.names)
     return found
 
 
@@ -85,6 +126,28 @@ def test_every_module_has_a_layer():
 def test_imports_go_down_only(name):
     upward = {m for m in imports(name) if LAYER.get(m, -1) >= LAYER[name] and (name, m) not in LAZY}
     assert not upward, f"{name} (layer {LAYER[name]}) imports {sorted(upward)} from its layer or above"
+
+
+def test_folders_import_down_only():
+    """game < engine < objectives < players < advice < cli < ui, as folders."""
+    rank = {sub: i for i, sub in enumerate(SUBPACKAGES)}
+    upward = sorted((name, m) for name in LAYER for m in imports(name)
+                    if folder(name) and folder(m) and rank[folder(m)] > rank[folder(name)])
+    assert not upward
+
+
+def test_no_private_name_crosses_a_folder():
+    """Underscore names stay in their folder: the compiled kernels' helpers are the engine's own."""
+    crossing = sorted((name, module, what) for name in LAYER for module, what in imported_names(name)
+                      if what.startswith("_") and not what.endswith("__") and folder(module) != folder(name))
+    assert not crossing
+
+
+def test_the_top_level_is_a_front_door():
+    top = {p.stem for p in PACKAGE.glob("*.py")}
+    assert top == TOP_LEVEL and len(top) <= 8
+    assert sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and not p.name.startswith("__")) == \
+        sorted(SUBPACKAGES)
 
 
 def test_the_readme_lists_every_module():
@@ -110,7 +173,7 @@ def test_each_module_imports_alone():
 
 def test_the_core_imports_without_plotly_or_ipywidgets():
     block = "import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in OPTIONAL)
-    core = [m for m in LAYER if not m.startswith("ui") and m != "__main__"]
+    core = [m for m in LAYER if not m.startswith("ui.") and m != "__main__"]
     done = _run(block + "import importlib, yatzy_core\n"
                 + "".join(f"importlib.import_module('yatzy_core.{m}')\n" for m in core)
                 + "from yatzy_core import simulate, Game, run_study, optimal_play\n"

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yatzy_core.rules import get_rules
-from yatzy_core.simulation import simulate, summary
-from yatzy_core.solver import solve
+from yatzy_core.game.rules import get_rules
+from yatzy_core.players.simulation import simulate, summary
+from yatzy_core.engine.solver import solve
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "maxi-yatzy.json"
 MAXI = get_rules("maxi-yatzy")
@@ -65,7 +65,7 @@ def test_the_committed_result_file_is_whole():
     assert swedish["counts"]["reachable_turn_states"] == upper_pairs(84) * 2**14 == 3510 * 2**14
     assert (swedish["rules"]["upper_bonus"], swedish["rules"]["upper_bonus_threshold"]) == (100, 84)
     # the numbers describe today's rule file, not an earlier one
-    from yatzy_core.cache import rules_fingerprint
+    from yatzy_core.engine.cache import rules_fingerprint
     assert swedish["rules"]["fingerprint"] == rules_fingerprint(get_rules("maxi-yatzy"))
     for reading in readings.values():
         sim = reading.get("simulation")

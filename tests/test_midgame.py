@@ -7,10 +7,11 @@ from functools import cache
 import numpy as np
 import pytest
 
-from yatzy_core import policy
-from yatzy_core.advisor import Position, advise
-from yatzy_core.distribution import forward
-from yatzy_core.midgame import position_distribution
+from yatzy_core.engine import turn_forward as policy
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.position import Position
+from yatzy_core.objectives.distribution import forward
+from yatzy_core.objectives.midgame import position_distribution
 
 
 def brute_force(solution, state, points):

@@ -4,10 +4,11 @@ rule sets (jokers forced and free, Yatzy) and on small games with forced order a
 import numpy as np
 import pytest
 
-from yatzy_core import outcomes, policy
-from yatzy_core.rulefile import loads
-from yatzy_core.rules import get_rules
-from yatzy_core.solver import solve
+from yatzy_core.engine.compiled import outcomes
+from yatzy_core.engine import turn_forward as policy
+from yatzy_core.game.rulefile import loads
+from yatzy_core.game.rules import get_rules
+from yatzy_core.engine.solver import solve
 
 FIELDS = ("box", "points", "upper_bonus", "yahtzee_bonus", "next_state")
 
@@ -98,8 +99,8 @@ def test_probabilities_sum_to_one_and_reproduce_the_values(solutions):
 @pytest.mark.parametrize("name", ["yahtzee", "yatzy"])
 def test_turn_choices_are_the_engines(solutions, name):
     """The compiled choices (the optimal player's tables) equal turn.evaluate's, box and keepers."""
-    from yatzy_core.outcomes import turn_choices
-    from yatzy_core.turn import box_values, evaluate
+    from yatzy_core.engine.compiled.outcomes import turn_choices
+    from yatzy_core.engine.turn import box_values, evaluate
     solution = solutions(name)
     space = solution.space
     rng = np.random.default_rng(7)

@@ -85,7 +85,9 @@ def test_the_wheel_lists_every_package_and_its_data():
     code = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "yatzy_core").rglob("__init__.py")}
     data = {".".join(p.relative_to(ROOT).parts) for p in (ROOT / "yatzy_core").rglob("*")
             if p.is_dir() and p.name != "__pycache__" and not (p / "__init__.py").exists()}
-    assert code == {"yatzy_core", "yatzy_core.ui"} and data == {"yatzy_core.rulesets"}
+    assert code == {"yatzy_core", *(f"yatzy_core.{sub}" for sub in (
+        "game", "engine", "engine.compiled", "objectives", "players", "advice", "cli", "ui"))}
+    assert data == {"yatzy_core.game.rulesets"}
     assert set(setuptools["packages"]) == code | data
-    assert setuptools["package-data"] == {"yatzy_core.rulesets": ["*.toml"]}
-    assert len(list((ROOT / "yatzy_core" / "rulesets").glob("*.toml"))) >= 8
+    assert setuptools["package-data"] == {"yatzy_core.game.rulesets": ["*.toml"]}
+    assert len(list((ROOT / "yatzy_core" / "game" / "rulesets").glob("*.toml"))) >= 8

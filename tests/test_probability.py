@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from yatzy_core import probability as pr
-from yatzy_core.dice import arrangements, dice_space, multisets
+from yatzy_core.game import probability as pr
+from yatzy_core.game.dice import arrangements, dice_space, multisets
 
 
 def frac(r) -> Fraction:

@@ -16,11 +16,13 @@ import pytest
 from hypothesis import given, strategies as st
 
 from test_faults import FAST, TINY, cache_warnings
-from yatzy_core import cache, cli, rulefile
-from yatzy_core.cache import CacheWarning, get_solution, load, save
-from yatzy_core.rulefile import loads
-from yatzy_core.rules import Box, Rules, get_rules, total, upper
-from yatzy_core.solver import solve
+from yatzy_core.engine import cache
+from yatzy_core.cli import command as cli
+from yatzy_core.game import rulefile
+from yatzy_core.engine.cache import CacheWarning, get_solution, load, save
+from yatzy_core.game.rulefile import loads
+from yatzy_core.game.rules import Box, Rules, get_rules, total, upper
+from yatzy_core.engine.solver import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMULATE = ["simulate", "--rules", "yahtzee-no-bonus", "--strategy", "random", "--games", "2",
@@ -55,7 +57,7 @@ def private_cache(tmp_path, monkeypatch):
                                         (["info", "--rules-file", "  "], "--rules-file"),
                                         (SIMULATE + ["--csv", ""], "--csv")])
 def test_an_empty_path_is_refused(argv, flag, monkeypatch):
-    monkeypatch.setattr("yatzy_core.simulation.simulate", lambda *a, **k: pytest.fail("ran"))
+    monkeypatch.setattr("yatzy_core.players.simulation.simulate", lambda *a, **k: pytest.fail("ran"))
     one_error_line(*call(*argv), start=f"yatzy: error: argument {flag}: empty path")
 
 
@@ -63,7 +65,7 @@ def test_an_empty_path_is_refused(argv, flag, monkeypatch):
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "link to a fifo"])
 def test_force_never_replaces_what_is_not_a_regular_file(tmp_path, monkeypatch, kind):
-    monkeypatch.setattr("yatzy_core.simulation.simulate", lambda *a, **k: pytest.fail("ran"))
+    monkeypatch.setattr("yatzy_core.players.simulation.simulate", lambda *a, **k: pytest.fail("ran"))
     target = tmp_path / "target"
     if kind == "folder":
         target.mkdir()
@@ -99,7 +101,7 @@ def test_a_fifo_in_the_cache_is_one_warning_not_a_hang(tmp_path):
     """In a subprocess with a timeout: a regression fails instead of hanging the suite."""
     code = ("import os, warnings, sys; sys.path.insert(0, %r)\n"
             "from test_faults import TINY\n"
-            "from yatzy_core import cache\n"
+            "from yatzy_core.engine import cache\n"
             "path = cache.cache_path(TINY); path.parent.mkdir(parents=True); os.mkfifo(path)\n"
             "with warnings.catch_warnings(record=True) as record:\n"
             "    warnings.simplefilter('always')\n"
@@ -296,14 +298,14 @@ def test_fuzzed_cache_entries_answer_with_at_most_one_warning(tmp_path_factory, 
 
 # ---- 11: a tiny rule file asking for gigabytes -------------------------------------------------
 
-MAXI_126 = (ROOT / "yatzy_core" / "rulesets" / "maxi-yatzy.toml").read_text().replace(
+MAXI_126 = (ROOT / "yatzy_core" / "game" / "rulesets" / "maxi-yatzy.toml").read_text().replace(
     "upper_bonus_threshold = 84", "upper_bonus_threshold = 126").replace(
     'forced_order = false', 'forced_order = false\nyahtzee_box = "maxi_yatzy"\nyahtzee_bonus = 50')
 
 
 def test_a_solve_that_cannot_fit_is_refused_before_it_starts(tmp_path, monkeypatch):
-    from yatzy_core import solver
-    from yatzy_core.states import StateSpace, memory_estimate
+    from yatzy_core.engine import solver
+    from yatzy_core.game.states import StateSpace, memory_estimate
     path = tmp_path / "maxi126.toml"
     path.write_text(MAXI_126)
     rules = Rules.from_file(path)
@@ -318,7 +320,7 @@ def test_a_solve_that_cannot_fit_is_refused_before_it_starts(tmp_path, monkeypat
 
 
 def test_a_large_solve_says_so_first(tmp_path, monkeypatch):
-    from yatzy_core import solver
+    from yatzy_core.engine import solver
     monkeypatch.setattr(solver, "LOUD_BYTES", 10)      # TINY needs about 2.5 kB, SMALL 88 bytes
     with pytest.warns(solver.SolveWarning, match=r"solving rules 'tiny': 112 states need about"):
         solve(TINY, progress=False)

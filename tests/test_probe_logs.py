@@ -9,11 +9,11 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from yatzy_core import cli
-from yatzy_core.advisor import Position
-from yatzy_core.coach import Game, play_optimally
-from yatzy_core.gamelog import dumps, loads, replay, to_log
-from yatzy_core.rules import Rules, get_rules
+from yatzy_core.cli import command as cli
+from yatzy_core.engine.position import Position
+from yatzy_core.advice.coach import Game, play_optimally
+from yatzy_core.advice.gamelog import dumps, loads, replay, to_log
+from yatzy_core.game.rules import Rules, get_rules
 from test_faults import FAST
 
 VARIANT = get_rules("yahtzee-no-bonus").with_(upper_bonus=50, upper_bonus_threshold=40)

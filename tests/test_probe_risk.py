@@ -14,15 +14,16 @@ import numpy as np
 import pytest
 
 from test_turn import TINY
-from yatzy_core import goals, targets as targets_module
-from yatzy_core.advisor import Position
-from yatzy_core.bruteforce import moves, normal_scores, rerolls
-from yatzy_core.cache import cache_path
-from yatzy_core.cli import main
-from yatzy_core.goal_play import risk_distribution
-from yatzy_core.goals import goal_advice, risk_advice
-from yatzy_core.rules import Rules, get_rules
-from yatzy_core.targets import check_theta, max_total, solve_risk, target_table
+from yatzy_core.advice import goals
+from yatzy_core.objectives import targets as targets_module
+from yatzy_core.engine.position import Position
+from yatzy_core.engine.bruteforce import moves, normal_scores, rerolls
+from yatzy_core.engine.cache import cache_path
+from yatzy_core.cli.command import main
+from yatzy_core.objectives.goal_play import risk_distribution
+from yatzy_core.advice.goals import goal_advice, risk_advice
+from yatzy_core.game.rules import Rules, get_rules
+from yatzy_core.objectives.targets import check_theta, max_total, solve_risk, target_table
 
 THETAS = [-3.0, -1.0, -0.4, -0.1, -1e-3, 1e-6, 1e-3, 0.1, 0.4, 1.0, 3.0]   # TINY allows |theta| <= 18
 LATE = ["advise", "--rules", "yahtzee-no-bonus", "--dice", "12345", "--rolls-left", "0", "--upper", "40",

@@ -6,9 +6,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yatzy_core.dice import dice_of
-from yatzy_core.rulefile import dumps, loads
-from yatzy_core.rules import CATALOGUE, RULESETS, Rules, get_rules, rule_names
+from yatzy_core.game.dice import dice_of
+from yatzy_core.game.rulefile import dumps, loads
+from yatzy_core.game.rules import CATALOGUE, RULESETS, Rules, get_rules, rule_names
 
 
 def run(dice, n):
@@ -173,7 +173,7 @@ def test_missing_file_and_forced_order_with_joker(tmp_path):
 
 
 def test_only_catalogue_scorers_are_written():
-    from yatzy_core.rules import Box, total
+    from yatzy_core.game.rules import Box, total
     with pytest.raises(ValueError, match="box 'sum' .* outside the catalogue"):
         dumps(Rules("hand-made", (Box("sum", total),), upper_bonus=0))
 
@@ -198,7 +198,7 @@ def test_readme_sample_file_loads_and_scores(tmp_path):
 def test_cli_rules_file(tmp_path, capsys, monkeypatch):
     """Two dice, sixes and doubles (10): --rules-file reaches solve, info and advise; a bad file
     is one line and exit status 2."""
-    from yatzy_core.cli import main
+    from yatzy_core.cli.command import main
     monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "tiny.toml"
     path.write_text('n_dice = 2\nupper_bonus = 0\n[[boxes]]\nname = "sixes"\nscorer = "upper"\n'

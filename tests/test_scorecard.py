@@ -1,8 +1,8 @@
 """The score card: the pad's lines with exact sums, bonuses split as the pad splits them."""
 import pytest
 
-from yatzy_core.coach import Game
-from yatzy_core.rules import get_rules
+from yatzy_core.advice.coach import Game
+from yatzy_core.game.rules import get_rules
 from yatzy_core.ui.scorecard import box_options, card_lines, game_card_html, scorecard_html
 
 

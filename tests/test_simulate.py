@@ -2,11 +2,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from yatzy_core.cli import main
-from yatzy_core.play import reroll
-from yatzy_core.rules import get_rules, rule_names
-from yatzy_core.simulation import simulate, summary
-from yatzy_core.strategies import Greedy
+from yatzy_core.cli.command import main
+from yatzy_core.players.batch import reroll
+from yatzy_core.game.rules import get_rules, rule_names
+from yatzy_core.players.simulation import simulate, summary
+from yatzy_core.players.strategies import Greedy
 
 
 def _sd(solution, frame):

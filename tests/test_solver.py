@@ -1,7 +1,7 @@
 import pytest
 
-from yatzy_core.states import StateSpace
-from yatzy_core.rules import get_rules
+from yatzy_core.game.states import StateSpace
+from yatzy_core.game.rules import get_rules
 
 EXPECTED = {
     "yahtzee": 254.5877,            # Hasbro, forced joker

@@ -3,15 +3,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from yatzy_core.dice import counts_of, dice_of
-from yatzy_core.play import box_scores, fill, keepers_inside, now_points
-from yatzy_core.planners import Heuristic, MCPlanner, TurnExpectation
-from yatzy_core.rules import UPPER_NAMES, get_rules, rule_names
-from yatzy_core.simulation import simulate
-from yatzy_core.states import StateSpace
-from yatzy_core.players import get_strategy, make_player, strategy_names
-from yatzy_core.strategies import Greedy, Optimal, Random, Strategic
-from yatzy_core.turn import best_subkeeper, box_values, evaluate, keeper_values
+from yatzy_core.game.dice import counts_of, dice_of
+from yatzy_core.players.batch import box_scores, fill, keepers_inside, now_points
+from yatzy_core.players.planners import Heuristic, MCPlanner, TurnExpectation
+from yatzy_core.game.rules import UPPER_NAMES, get_rules, rule_names
+from yatzy_core.players.simulation import simulate
+from yatzy_core.game.states import StateSpace
+from yatzy_core.players.registry import get_strategy, make_player, strategy_names
+from yatzy_core.players.strategies import Greedy, Optimal, Random, Strategic
+from yatzy_core.engine.turn import best_subkeeper, box_values, evaluate, keeper_values
 
 FAST = ["optimal", "random", "greedy", "strategic", "turn_expectation", "heuristic"]
 

@@ -3,8 +3,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from yatzy_core.cli import main
-from yatzy_core.study import GAMES, SLOW, STAT_COLUMNS, comparison, run_study
+from yatzy_core.cli.command import main
+from yatzy_core.players.study import GAMES, SLOW, STAT_COLUMNS, comparison, run_study
 from yatzy_core.ui.plots import box_bars_figure, gap_figure, histogram_figure
 
 NAMES = ["optimal", "greedy", "random"]

@@ -7,13 +7,14 @@ import time
 import numpy as np
 import pytest
 
-from yatzy_core.advisor import Position, advise, rest_of_game
-from yatzy_core.cache import cache_path
-from yatzy_core.cli import main
-from yatzy_core.rules import get_rules
-from yatzy_core.solver import solve
-from yatzy_core.states import StateSpace
-from yatzy_core.subgame import full_table_at_hand, subgame_rules
+from yatzy_core.advice.advisor import advise, rest_of_game
+from yatzy_core.engine.position import Position
+from yatzy_core.engine.cache import cache_path
+from yatzy_core.cli.command import main
+from yatzy_core.game.rules import get_rules
+from yatzy_core.engine.solver import solve
+from yatzy_core.game.states import StateSpace
+from yatzy_core.engine.subgame import full_table_at_hand, subgame_rules
 
 MAXI = get_rules("maxi-yatzy")
 

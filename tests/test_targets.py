@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 from test_turn import TINY, solve_with
-from yatzy_core.bruteforce import brute_force_at_least, brute_force_value
-from yatzy_core.distribution import score_distribution
-from yatzy_core.goals import play_to_target, second_player
-from yatzy_core.rules import get_rules
-from yatzy_core.states import StateSpace
-from yatzy_core import targets as targets_module
-from yatzy_core.cache import cache_path
-from yatzy_core.targets import bands, certainty_equivalent, risk_table, solve_risk, solve_targets
-from yatzy_core.turn import MEAN, AtLeast, ExpUtility, turn_values
+from yatzy_core.engine.bruteforce import brute_force_at_least, brute_force_value
+from yatzy_core.objectives.distribution import score_distribution
+from yatzy_core.advice.goals import play_to_target, second_player
+from yatzy_core.game.rules import get_rules
+from yatzy_core.game.states import StateSpace
+from yatzy_core.objectives import targets as targets_module
+from yatzy_core.engine.cache import cache_path
+from yatzy_core.objectives.targets import bands, certainty_equivalent, risk_table, solve_risk, solve_targets
+from yatzy_core.engine.turn import MEAN, AtLeast, ExpUtility, turn_values
 
 N = 45   # past TINY's most points (2 + 4 + 10 + 12 + bonus 10 = 38)
 
@@ -147,7 +147,7 @@ def test_two_players_on_a_tiny_game(tiny):
 def test_the_beat_policy_ties_as_its_forward_distribution_says(tiny):
     """W(start, S + 1) - V(start, S + 1) is P(final = S) of the policy playing to beat S: checked
     against that policy's exact distribution (a forward pass, an independent computation)."""
-    from yatzy_core.goal_play import target_distribution, tie_table
+    from yatzy_core.objectives.goal_play import target_distribution, tie_table
     W = tie_table(tiny)
     start = tiny.vector(0)
     for S in (11, 20, 25, 30, 37):
@@ -165,7 +165,7 @@ def test_the_beat_policy_ties_as_its_forward_distribution_says(tiny):
 def test_the_target_policy_played_forwards_reaches_the_computed_probability(tiny, goal):
     """The exact distribution of the policy (goal_play) hits the goal with V(start, goal), and
     gives up mean points for it."""
-    from yatzy_core.goal_play import target_distribution
+    from yatzy_core.objectives.goal_play import target_distribution
     d = target_distribution(tiny, goal)
     assert d.sum() == pytest.approx(1.0, abs=1e-12)
     assert d[goal:].sum() == pytest.approx(tiny.p_at_least(goal), abs=1e-9)   # choices within TIE
@@ -173,7 +173,7 @@ def test_the_target_policy_played_forwards_reaches_the_computed_probability(tiny
 
 
 def test_risk_play_forwards_has_the_utility_it_promised():
-    from yatzy_core.goal_play import risk_distribution
+    from yatzy_core.objectives.goal_play import risk_distribution
     theta = -0.15
     u = solve_risk(TINY, [theta])[:, 0]
     d = risk_distribution(TINY, theta, u)
@@ -187,8 +187,8 @@ def test_the_committed_target_results_describe_todays_rules():
     import json
     from pathlib import Path
 
-    from yatzy_core.cache import rules_fingerprint
-    from yatzy_core.distribution import score_distribution
+    from yatzy_core.engine.cache import rules_fingerprint
+    from yatzy_core.objectives.distribution import score_distribution
     record = json.loads((Path(__file__).resolve().parents[1] / "results" / "targets.json").read_text())
     readings = record["readings"]
     assert record["sha256"] == hashlib.sha256(json.dumps(readings, sort_keys=True).encode()).hexdigest()

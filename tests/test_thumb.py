@@ -3,16 +3,17 @@ evaluation and the solver), the learned list's exact value, folk-rule vetoes, th
 import numpy as np
 import pytest
 
-from yatzy_core.advisor import Advice, Position
-from yatzy_core.rules import get_rules
-from yatzy_core.solutions import solution_for
-from yatzy_core.states import StateSpace
-from yatzy_core.thumb import DecisionList, View, broken_rule, decide, on_pace
-from yatzy_core.thumb_catalogue import (box_dump, box_made, box_sum_at_least, box_upper_kind,
-                                        catalogue, keep_kind_upper, keep_two_pairs, never_below)
-from yatzy_core.thumb_exact import (OptimalPolicy, ablation, exact_play, learn, optimal_positions,
-                                    prune)
-from yatzy_core.turn import score_box
+from yatzy_core.advice.advisor import Advice
+from yatzy_core.engine.position import Position
+from yatzy_core.game.rules import get_rules
+from yatzy_core.engine.solutions import solution_for
+from yatzy_core.game.states import StateSpace
+from yatzy_core.players.thumb import DecisionList, View, broken_rule, decide, on_pace
+from yatzy_core.players.thumb_catalogue import (box_dump, box_made, box_sum_at_least, box_upper_kind,
+                                                catalogue, keep_kind_upper, keep_two_pairs, never_below)
+from yatzy_core.players.thumb_exact import (OptimalPolicy, ablation, exact_play, learn, optimal_positions,
+                                            prune)
+from yatzy_core.engine.turn import score_box
 
 BASE = get_rules("yahtzee-no-bonus")
 
@@ -124,7 +125,7 @@ def test_catalogue_is_readable_and_unique():
 
 
 def test_coach_decision_names_the_broken_rule():
-    from yatzy_core.coach import Game
+    from yatzy_core.advice.coach import Game
     rules = BASE
     game = Game(rules, dice="22333")
     decision = game.keep("22333")

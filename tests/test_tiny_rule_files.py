@@ -5,9 +5,9 @@ from functools import cache
 
 import pytest
 
-from yatzy_core.bruteforce import brute_force_value
-from yatzy_core.rulefile import loads
-from yatzy_core.solver import solve
+from yatzy_core.engine.bruteforce import brute_force_value
+from yatzy_core.game.rulefile import loads
+from yatzy_core.engine.solver import solve
 
 
 def box(name, scorer, **params):

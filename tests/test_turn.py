@@ -8,11 +8,11 @@ from math import exp
 import numpy as np
 import pytest
 
-from yatzy_core.bruteforce import brute_force_value
-from yatzy_core.rules import Box, Rules, get_rules, n_of_a_kind_fixed, total, upper
-from yatzy_core.states import StateSpace
-from yatzy_core.turn import (MEAN, TIE, AtLeast, ExpUtility, box_values, evaluate, preferred_box,
-                             preferred_keeper, ranked, score_box, turn_values)
+from yatzy_core.engine.bruteforce import brute_force_value
+from yatzy_core.game.rules import Box, Rules, get_rules, n_of_a_kind_fixed, total, upper
+from yatzy_core.game.states import StateSpace
+from yatzy_core.engine.turn import (MEAN, TIE, AtLeast, ExpUtility, box_values, evaluate, preferred_box,
+                                    preferred_keeper, ranked, score_box, turn_values)
 
 # two dice, three rolls a turn, an upper bonus of 10 once ones + twos reach 4
 TINY = Rules("tiny", (Box("ones", upper(1), face=1, max_score=2), Box("twos", upper(2), face=2, max_score=4),

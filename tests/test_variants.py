@@ -3,8 +3,8 @@ classic what-if questions answered with exact values."""
 import pytest
 
 from yatzy_core import get_rules, solve
-from yatzy_core.rules import Box, make_scorer
-from yatzy_core.variants import QUESTIONS, answer, knobs, point_boxes, rules_for, variant
+from yatzy_core.game.rules import Box, make_scorer
+from yatzy_core.game.variants import QUESTIONS, answer, knobs, point_boxes, rules_for, variant
 
 
 def value(rules) -> float:

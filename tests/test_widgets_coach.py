@@ -5,10 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from yatzy_core.advisor import Position, advise
-from yatzy_core.coach import Game, play_optimally
-from yatzy_core.gamelog import to_log
-from yatzy_core.midgame import position_distribution
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.position import Position
+from yatzy_core.advice.coach import Game, play_optimally
+from yatzy_core.advice.gamelog import to_log
+from yatzy_core.objectives.midgame import position_distribution
 from yatzy_core.ui.coach_outlook import chance_text, game_distribution, outlook_figure
 from yatzy_core.ui.dice_widget import DiceTable, die_svg
 from yatzy_core.ui.widgets_coach import CoachApp, hold_for
@@ -193,7 +194,7 @@ def test_outlook_from_a_position_is_the_midgame_distribution(solutions):
 
 def test_the_coach_grades_a_game_to_beat_a_score():
     """The panel grades on its worker thread, from a table up to the score (a few seconds)."""
-    from yatzy_core.goal_coach import grade_to_beat
+    from yatzy_core.advice.goal_coach import grade_to_beat
     from yatzy_core.ui.coach_goal import grades_html
     app = CoachApp("yahtzee-no-bonus", seed=3, outlook=False)
     while not app.game.over:

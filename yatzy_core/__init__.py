@@ -7,30 +7,31 @@ The flat public API of the core; the optional figures and widgets are in `yatzy_
 536448
 """
 from .version import __version__
-from .dice import DiceSpace, counts_of, dice_of, dice_space
-from .rules import Box, Rules, get_rules, rule_names
-from .states import StateSpace, layer_sizes
-from .turn import (TIE, AtLeast, ExpUtility, MaxMean, Turn, best_subkeeper, box_values, evaluate,
-                   keeper_values, preferred_box, preferred_keeper, score_box, turn_values)
-from .solver import Solution, solve
-from .bruteforce import brute_force_value
-from .cache import get_solution
-from .solutions import solution_for
-from .advisor import Advice, Position, advise, rest_of_game
-from .subgame import subgame_rules
+from .game.dice import DiceSpace, counts_of, dice_of, dice_space
+from .game.rules import Box, Rules, get_rules, rule_names
+from .game.states import StateSpace, layer_sizes
+from .engine.turn import (TIE, AtLeast, ExpUtility, MaxMean, Turn, best_subkeeper, box_values, evaluate,
+                          keeper_values, preferred_box, preferred_keeper, score_box, turn_values)
+from .engine.solver import Solution, solve
+from .engine.bruteforce import brute_force_value
+from .engine.cache import get_solution
+from .engine.solutions import solution_for
+from .advice.advisor import Advice, advise, rest_of_game
+from .engine.position import Position
+from .engine.subgame import subgame_rules
 
 # Loaded on first use (PEP 562), so that `import yatzy_core` and the `yatzy` command stay fast:
 # these bring numba along (the players and pandas come with `simulate`).
 _LAZY = {
-    "policy": ("second_moments", "turn_outcomes"),
-    "distribution": ("ScoreDistribution", "bonus_probabilities", "box_expectations", "ks_test",
+    "engine.turn_forward": ("second_moments", "turn_outcomes"),
+    "objectives.distribution": ("ScoreDistribution", "bonus_probabilities", "box_expectations", "ks_test",
                      "optimal_play", "score_distribution"),
-    "strategies": ("Greedy", "NeverRerolls", "Optimal", "Random", "RerollsOnce", "Strategic"),
-    "planners": ("Heuristic", "MCPlanner", "TurnExpectation"),
-    "players": ("get_strategy", "make_player", "strategy_names"),
-    "simulation": ("simulate", "summary"),
-    "study": ("Study", "comparison", "run_study"),
-    "coach": ("Game", "play_optimally"),
+    "players.strategies": ("Greedy", "NeverRerolls", "Optimal", "Random", "RerollsOnce", "Strategic"),
+    "players.planners": ("Heuristic", "MCPlanner", "TurnExpectation"),
+    "players.registry": ("get_strategy", "make_player", "strategy_names"),
+    "players.simulation": ("simulate", "summary"),
+    "players.study": ("Study", "comparison", "run_study"),
+    "advice.coach": ("Game", "play_optimally"),
 }
 _HOME = {name: module for module, names in _LAZY.items() for name in names}
 

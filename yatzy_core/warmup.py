@@ -1,9 +1,9 @@
 """`python -m yatzy_core.warmup`: compile the solver kernel once, ahead of the first real solve.
 
-Its own module, not imported by the package: `python -m yatzy_core.solver` ran a module that
+Its own module, not imported by the package: running the solver module with -m ran a module that
 `import yatzy_core` had already imported, and runpy warned about it on every install.
 """
-from .solver import compile_kernel
+from .engine.solver import compile_kernel
 
 
 def main() -> None:

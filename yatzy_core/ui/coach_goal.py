@@ -14,7 +14,7 @@ import html
 
 import ipywidgets as W
 
-from ..goal_coach import GoalGrade
+from ..advice.goal_coach import GoalGrade
 from .background import Latest
 
 __all__ = ["GoalPanel", "grades_html"]

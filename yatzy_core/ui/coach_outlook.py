@@ -7,7 +7,7 @@ A forward pass from early in a game takes seconds, so it runs on a worker thread
 never drawn. `chance_text` and `outlook_figure` are pure and tested on exact values.
 
 >>> import numpy as np
->>> from yatzy_core.distribution import ScoreDistribution
+>>> from yatzy_core.objectives.distribution import ScoreDistribution
 >>> chance_text(ScoreDistribution("yatzy", np.array([0, 0.25, 0.5, 0.25])), 2)
 'P(final score ≥ 2) = 75.0% · mean 2.0 · 25% of games ≤ 1, 75% ≤ 2'
 """
@@ -21,9 +21,9 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from ..checks import whole_number
-from ..distribution import ScoreDistribution
-from ..midgame import position_distribution
+from ..game.checks import whole_number
+from ..objectives.distribution import ScoreDistribution
+from ..objectives.midgame import position_distribution
 from .background import Latest
 
 __all__ = ["Outlook", "game_distribution", "chance_text", "outlook_figure"]
@@ -89,7 +89,7 @@ class Outlook:
                              layout=W.Layout(max_width="100%", overflow="hidden"))
         self.widget.add_class("yc-coach-outlook")
         self.target_w.observe(lambda _: self._draw(), "value")
-        self._lock, self._shown = threading.Lock(), 0
+        self._lock, self.shown = threading.Lock(), 0
 
     def show(self, game) -> None:
         """Compute the distribution from the game's position on the worker, then draw it."""
@@ -97,8 +97,8 @@ class Outlook:
         if not self.enabled:
             return
         with self._lock:
-            self._shown += 1                   # only the newest position may be drawn
-            mine = self._shown
+            self.shown += 1                   # only the newest position may be drawn
+            mine = self.shown
         if game.over:                          # a point mass: no pass to wait for
             self.latest.submit(lambda checkpoint: None)    # a pass still running is stale now
             self._publish(mine, game_distribution(game))
@@ -114,7 +114,7 @@ class Outlook:
 
     def _publish(self, mine: int, dist) -> None:
         with self._lock:                       # the check and the drawing as one step
-            if mine != self._shown:
+            if mine != self.shown:
                 return
             self.distribution = dist
             self._draw()

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..advisor import Advice, Position
-from ..checks import whole_number
-from ..rules import get_rules  # noqa: F401 (the doctest)
-from ..turn import TIE
+from ..advice.advisor import Advice
+from ..engine.position import Position
+from ..game.checks import whole_number
+from ..game.rules import get_rules  # noqa: F401 (the doctest)
+from ..engine.turn import TIE
 
 __all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows"]
 
@@ -57,8 +58,8 @@ def objective_rows(position: Position, objective: str, scored: int | None = None
     "risk" appetite `theta`), best first: as `goals.GoalAdvice`, as rows, and the heading of the
     rows' values. ValueError with a readable reason when the goal cannot be answered here
     (points unknown, a whole table not cached)."""
-    from ..goals import goal_advice, quick_targets, risk_advice   # numba's target kernel on demand
-    from ..targets import check_theta
+    from ..advice.goals import goal_advice, quick_targets, risk_advice   # numba's target kernel on demand
+    from ..objectives.targets import check_theta
     if objective == "risk":
         if theta is None or theta == 0:
             raise ValueError("a risk appetite of 0 is the best average: move the slider off 0")

@@ -17,12 +17,12 @@ from collections.abc import Iterable
 import numpy as np
 import plotly.graph_objects as go
 
-from ..dice import dice_of, dice_space
-from ..probability import face_matrix_float, max_count_matrix, to_float
-from ..rules import get_rules
-from ..solver import Solution
-from ..states import StateSpace, layer_sizes
-from ..study import STAT_COLUMNS, Study
+from ..game.dice import dice_of, dice_space
+from ..game.probability import face_matrix_float, max_count_matrix, to_float
+from ..game.rules import get_rules
+from ..engine.solver import Solution
+from ..game.states import StateSpace, layer_sizes
+from ..players.study import STAT_COLUMNS, Study
 
 __all__ = ["NOTEBOOK_RENDERER", "text_table", "single_roll_figure", "face_matrix_figure",
            "max_count_figure", "layer_sizes_figure", "turn_graph_figure", "open_box_value_figure",
@@ -207,7 +207,7 @@ def open_box_value_figure(pairs: Iterable[tuple[Solution, str]]) -> go.Figure:
     mean (bars: least and most) over the reachable states with the box open, against the number
     of boxes used; one line per (solution, box name).
 
-    >>> from yatzy_core.solver import solve
+    >>> from yatzy_core.engine.solver import solve
     >>> y = get_rules("yahtzee")
     >>> mini = y.with_(name="mini", yahtzee_box=None,
     ...                boxes=tuple(b for b in y.boxes if b.name in ("ones", "chance")))
@@ -250,7 +250,7 @@ def upper_total_value_figure(solution: Solution, *used: Iterable[str]) -> go.Fig
     V counts the points still to come; at 63 the bonus is already earned, so it is added back
     there to compare like with like (points to come, the upper bonus included).
 
-    >>> from yatzy_core.cache import get_solution
+    >>> from yatzy_core.engine.cache import get_solution
     >>> fig = upper_total_value_figure(get_solution("yahtzee", progress=False),
     ...                                ["ones", "twos", "threes", "fours", "fives"])
     >>> fig.data[0].x[:3], round(fig.data[0].y[-1] - fig.data[0].y[0], 4)
@@ -279,7 +279,7 @@ def score_distributions_figure(distributions: Iterable, cumulative: bool = False
     """Exact final-score distributions (`distribution.ScoreDistribution`s) as lines on one figure:
     P(score = x), or P(score >= x) when cumulative; each cut where less than `tail` lies beyond.
 
-    >>> from yatzy_core.distribution import ScoreDistribution
+    >>> from yatzy_core.objectives.distribution import ScoreDistribution
     >>> coins = ScoreDistribution("two coins", np.array([0.25, 0.5, 0.25]))
     >>> fig = score_distributions_figure([coins], cumulative=True)
     >>> fig.data[0].name, fig.data[0].y

@@ -33,11 +33,12 @@ import ipywidgets as W
 import plotly.graph_objects as go
 from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode
 
-from ..advisor import Advice, Position, advise, parse_dice
-from ..rules import Rules, get_rules, rule_names
-from ..solver import Solution, solve
-from ..turn import TIE
-from ..variants import KNOBS, knobs, point_boxes, variant
+from ..advice.advisor import Advice, advise
+from ..engine.position import Position, parse_dice
+from ..game.rules import Rules, get_rules, rule_names
+from ..engine.solver import Solution, solve
+from ..engine.turn import TIE
+from ..game.variants import KNOBS, knobs, point_boxes, variant
 from .background import Latest
 from .widgets import TABLE_CSS, classed, publish
 
@@ -217,7 +218,7 @@ class RulesEditor(HasTraits):
 
     def _distribution(self, rules: Rules, solution: Solution):
         if rules not in _DISTRIBUTIONS:
-            from ..distribution import score_distribution    # numba's forward pass: on request
+            from ..objectives.distribution import score_distribution    # numba's forward pass: on request
             self.status_w.value = f"exact distribution of {html.escape(rules.name)} ..."
             _DISTRIBUTIONS[rules] = score_distribution(rules, solution=solution)
         return _DISTRIBUTIONS[rules]

@@ -6,7 +6,7 @@ table. Open boxes can show what the dice on the table would score there (`option
 `box_options`), and each box row carries `data-box` so a view can make it clickable.
 Nothing here imports widgets.
 
->>> from yatzy_core.rules import get_rules
+>>> from yatzy_core.game.rules import get_rules
 >>> lines = card_lines(get_rules("yatzy"), {"ones": 3, "sixes": 24, "chance": 20}, bonus=0)
 >>> [(l.label, l.value) for l in lines if l.kind != "box"]
 [('Upper subtotal', 27), ('To go for the bonus', 36), ('Bonus (50 at 63)', None), ('Upper total', 27), ('Lower total', 20), ('Grand total', 47)]
@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from ..rules import Rules
+from ..game.rules import Rules
 
 __all__ = ["CardLine", "card_lines", "box_label", "box_options", "scorecard_html", "game_card_html"]
 

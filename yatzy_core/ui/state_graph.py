@@ -5,7 +5,7 @@ A course draws this for a game small enough to solve by hand (chapter 5): it sho
 state is the used boxes and the capped upper total, and that backward induction walks the graph
 from the right (the full card, worth 0) to the left (the empty card).
 
->>> from yatzy_core.rulefile import loads
+>>> from yatzy_core.game.rulefile import loads
 >>> tiny = loads('name = "t"\\nn_dice = 1\\nrolls_per_turn = 1\\nupper_bonus = 0\\n'
 ...              '[[boxes]]\\nname = "twos"\\nscorer = "upper"\\nface = 2\\n'
 ...              '[[boxes]]\\nname = "chance"\\nscorer = "chance"\\n')
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from ..rules import Rules, get_rules
-from ..solver import Solution
-from ..states import StateSpace
+from ..game.rules import Rules, get_rules
+from ..engine.solver import Solution
+from ..game.states import StateSpace
 
 __all__ = ["state_graph", "state_graph_figure"]
 

@@ -29,9 +29,10 @@ import numpy as np
 import plotly.graph_objects as go
 from traitlets import Bool, Float, HasTraits, Instance, Int, List, Tuple, Unicode, observe
 
-from ..advisor import Advice, Position, advise, parse_dice
-from ..rules import get_rules, rule_names
-from ..solutions import solution_for
+from ..advice.advisor import Advice, advise
+from ..engine.position import Position, parse_dice
+from ..game.rules import get_rules, rule_names
+from ..engine.solutions import solution_for
 from .objectives import OBJECTIVES, Shown, mean_rows, objective_rows
 
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",

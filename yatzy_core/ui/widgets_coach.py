@@ -30,12 +30,12 @@ import html
 import ipywidgets as W
 from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 
-from ..advisor import Advice, advise
-from ..cache import rules_fingerprint
-from ..coach import Decision, Game
-from ..gamelog import dumps, loads, paper_game, undo
-from ..rules import get_rules, rule_names
-from ..solutions import solution_for
+from ..advice.advisor import Advice, advise
+from ..engine.cache import rules_fingerprint
+from ..advice.coach import Decision, Game
+from ..advice.gamelog import dumps, loads, paper_game, undo
+from ..game.rules import get_rules, rule_names
+from ..engine.solutions import solution_for
 from .coach_goal import GoalPanel
 from .coach_log import LogPanel
 from .coach_outlook import Outlook
@@ -237,7 +237,7 @@ class CoachApp(HasTraits):
     def grade_to_beat(self, score: int, game: Game | None = None) -> list:
         """The moves so far (of `game`, default the one on screen) graded by the chance to beat
         `score` they gave away; the panel's button runs this on a worker thread."""
-        from ..goal_coach import grade_to_beat   # the target kernel: only when asked
+        from ..advice.goal_coach import grade_to_beat   # the target kernel: only when asked
         return grade_to_beat(self.game if game is None else game, score)
 
     def _snapshot(self) -> Game:

@@ -1,0 +1,1 @@
+"""Advice for a position: the choices ranked, the coach, game logs graded."""

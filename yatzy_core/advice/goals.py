@@ -1,0 +1,185 @@
+"""Advice and play for other goals than the mean: reach a total, beat a score, a risk appetite.
+
+The choices come from the turn engine (`turn.evaluate`) with the objective `AtLeast` over a
+target table (`targets.py`) or `ExpUtility` over the risk values, so the tie rule is the one
+of every other choice in the package. A late position needs no whole table: with no table
+cached only the subgame of its open boxes is solved, up to the points still needed.
+
+>>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
+...                   upper_total=63, dice="11111", rolls_left=0)
+>>> [(a.label, a.probability) for a in goal_advice(p, points=200, goal=205)]
+[('score chance', 1.0)]
+>>> q = Position.make(p.rules, used=p.used, upper_total=63, dice="12346", rolls_left=1)
+>>> [(a.label, round(a.probability, 4)) for a in goal_advice(q, points=200, goal=224)[:2]]
+[('keep 4 6', 0.162), ('keep 6', 0.159)]
+>>> round(35 / 216, 4)                      # keep 4 6: three dice must make 14 or more
+0.162
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .advisor import choice_dict, choice_label
+from ..engine.position import Position
+from ..game.checks import whole_number
+from ..game.dice import dice_of
+from ..game.rules import get_rules  # noqa: F401 (the doctest)
+from ..game.states import StateSpace
+from ..objectives.targets import (Targets, cached_caps, check_theta, most_gain, risk_table, solve_risk, solve_targets,
+                                  target_table)
+from ..engine.turn import MEAN, AtLeast, ExpUtility, box_values, evaluate, ranked
+
+__all__ = ["GoalAdvice", "goal_advice", "risk_advice", "targets_for", "quick_targets", "play_to_target",
+           "second_player"]
+
+
+@dataclass(frozen=True)
+class GoalAdvice:
+    """One choice with its value for the goal: P(reaching it), or a certainty equivalent."""
+
+    action: str
+    keep: tuple[int, ...] | None
+    box: str | None
+    probability: float | None = None
+    certainty_equivalent: float | None = None
+
+    @property
+    def label(self) -> str:
+        return choice_label(self.action, self.keep, self.box)
+
+    def to_dict(self) -> dict:
+        value = ({"probability": self.probability} if self.probability is not None
+                 else {"certainty_equivalent": round(self.certainty_equivalent, 4)})
+        return {**choice_dict(self.action, self.keep, self.box), **value}
+
+
+EXACT_OPEN = 6   # with this many boxes open or fewer the subgame is solved exactly (float64)
+
+
+def _late(position: Position) -> bool:
+    return position.rules.n_boxes - len(position.used) <= EXACT_OPEN
+
+
+def _cached_cap(position: Position, need: int) -> int | None:
+    """The smallest cached whole table's n_max that answers `need`, if any."""
+    return next((n for n in cached_caps(position.rules) if n >= need), None)
+
+
+def quick_targets(position: Position, need: int) -> bool:
+    """Whether `targets_for` answers in about a second: a late position, or a cached table."""
+    return _late(position) or _cached_cap(position, need) is not None
+
+
+def targets_for(position: Position, need: int) -> Targets:
+    """A table that answers `need` points from this position. With EXACT_OPEN boxes open or
+    fewer: the subgame of the open boxes up to `need`, in float64 (a fraction of a second). Else
+    a cached whole table (float32: choices closer than about 1e-7 may swap) that reaches `need`
+    when there is a trustworthy one, else that subgame too (as slow as the whole game)."""
+    cap = None if _late(position) else _cached_cap(position, need)
+    if cap is not None:
+        return target_table(position.rules, cap)
+    return solve_targets(position.rules, need, within=position.mask)
+
+
+def _options(position: Position, turn, pick) -> list[tuple[str, tuple | None, str | None, float]]:
+    """(action, keep, box, value) of every choice, `pick` choosing the component."""
+    rules = position.rules
+    if position.rolls_left == 0:
+        values = pick(turn.final[:, position.roll, 0])
+        return [("box", None, name, float(v)) for name, v in zip(rules.box_names, values) if np.isfinite(v)]
+    keep = pick(turn.keepers[position.rolls_left - 1][:, 0])
+    k, starts = rules.dice.preferred_pairs
+    return [("keep", dice_of(rules.dice.keepers[i]), None, float(keep[i]))
+            for i in k[starts[position.roll]:starts[position.roll + 1]]]
+
+
+def goal_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[GoalAdvice]:
+    """Every choice, best first, with its exact P(final total >= goal) from a card holding
+    `points` (bonuses included). Choices within TIE keep the turn engine's order. A goal past
+    the most the card can still gain is answered at once: 0 for every choice, nothing solved."""
+    whole_number("points", points), whole_number("goal", goal)
+    if points < position.upper_total:
+        raise ValueError(f"points {points} is less than the upper total {position.upper_total}")
+    need = max(goal - points, 0)
+    space = StateSpace(position.rules) if targets is None else targets.space
+    state = np.array([position.state(space)])
+    if need > most_gain(space, state)[0]:
+        turn = evaluate(space, box_values(space, np.zeros(space.size), state, MEAN), choose=False)
+        options = _options(position, turn, lambda a: np.where(np.isfinite(a), 0.0, a))
+        return [GoalAdvice(*o[:3], probability=0.0) for o in options]
+    targets = targets_for(position, need) if targets is None else targets
+    turn = evaluate(space, box_values(space, targets, state, AtLeast(targets.n_max + 1)), choose=False)
+    options = _options(position, turn, lambda a: a[..., min(need, targets.n_max)])
+    order = ranked([o[3] for o in options], range(len(options)))
+    return [GoalAdvice(*options[i][:3], probability=options[i][3]) for i in order]
+
+
+def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[GoalAdvice]:
+    """Every choice, best first, by its certainty equivalent (points still to come) under
+    E[exp(theta * points)]: theta < 0 cautious, > 0 bold. Ranked on the certainty-equivalent
+    scale (within TIE points: tied), not on the utilities, which all lie within TIE of each
+    other once |theta| times the points is large or |theta| tiny."""
+    theta = check_theta(theta, position.rules)
+    space = StateSpace(position.rules)
+    if utilities is None:   # late: the subgame of the open boxes; early: the cached whole table
+        utilities = (solve_risk(position.rules, [theta], within=position.mask)[:, 0] if _late(position)
+                     else risk_table(position.rules, theta))
+    turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
+                                      ExpUtility(theta)), choose=False)
+    options = _options(position, turn, ExpUtility(theta).certainty)
+    order = ranked([o[3] for o in options], range(len(options)))
+    return [GoalAdvice(*options[i][:3], certainty_equivalent=options[i][3]) for i in order]
+
+
+def play_to_target(targets: Targets, goal: int, rng: np.random.Generator) -> int:
+    """One game played to reach `goal` (the target policy, choices by `goal_advice`): its final total."""
+    rules = targets.rules
+    position = Position.make(rules, dice=_roll(rules, rng))
+    points = 0
+    while True:
+        best = goal_advice(position, points, goal, targets)[0]
+        if best.action == "keep":
+            position = position.keep(best.keep, rng=rng)
+            continue
+        points += position.points(best.box)
+        position = position.score(best.box, rng=rng)
+        if position is None:
+            return points
+
+
+def _roll(rules, rng) -> tuple[int, ...]:
+    return tuple(sorted(int(d) for d in rng.integers(1, rules.faces + 1, size=rules.n_dice)))
+
+
+def second_player(first: np.ndarray, targets: Targets | None, second: np.ndarray | None = None,
+                  ties: np.ndarray | None = None) -> dict[str, float]:
+    """Two players one after the other; the first's final total has distribution `first`
+    (P(score = x) for x = 0, 1, ...). The second either plays max-mean with distribution
+    `second` (independent), or, given `targets`, plays to beat the known score S, winning with
+    V(start, S + 1); with `ties`, the start row of `goal_play.tie_table`, its ties are apart too.
+    Returns P(second wins), P(tie) and P(first wins) where known.
+
+    >>> second_player(np.array([0.5, 0.5]), None, np.array([0.25, 0.75]))
+    {'second wins': 0.375, 'tie': 0.5, 'first wins': 0.125}
+    """
+    first = np.asarray(first, dtype=np.float64)
+    if (targets is None) == (second is None):
+        raise ValueError("give the second player's distribution (second) or its target table (targets), one of them")
+    if ties is not None and (targets is None or len(ties) < min(len(first), targets.n_max) + 1):
+        raise ValueError("ties must be the start row of tie_table(targets) (needs targets)")
+    if targets is None:
+        second = np.asarray(second, dtype=np.float64)
+        cdf = np.cumsum(second)                                     # P(second <= x)
+        at = lambda x: cdf[min(x, len(cdf) - 1)]                    # noqa: E731
+        win = sum(p * (1 - at(x)) for x, p in enumerate(first))
+        tie = sum(p * second[x] for x, p in enumerate(first) if x < len(second))
+        return {"second wins": float(win), "tie": float(tie), "first wins": float(1 - win - tie)}
+    start = targets.vector(targets.space.index(0, 0, 0))
+    shown = range(min(len(first), targets.n_max))    # a first score S >= n_max counts as unbeatable:
+    win = sum(first[x] * start[x + 1] for x in shown)  # off by at most P(S >= n_max) V(start, n_max)
+    if ties is None:
+        return {"second wins": float(win)}
+    tie = sum(first[x] * (ties[x + 1] - start[x + 1]) for x in shown)
+    return {"second wins": float(win), "tie": float(tie), "first wins": float(1 - win - tie)}

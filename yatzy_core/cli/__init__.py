@@ -1,0 +1,4 @@
+"""The `yatzy` command."""
+from .command import main
+
+__all__ = ["main"]

@@ -1,0 +1,194 @@
+"""Argument types of the `yatzy` command: each checks one flag before any work and names it.
+
+argparse turns an `ArgumentTypeError` into `argument --flag: message`, so every malformed value
+ends in one line that says which flag is wrong; echoed input is shortened (`short`).
+
+>>> whole(1, 10)("7"), short("x" * 100, 12)
+(7, 'xxxxxxxxxxx…')
+"""
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+import unicodedata
+from argparse import ArgumentTypeError
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "short", "printable", "text", "path", "whole", "rules_argument", "rules_name",
+    "strategy_name", "strategy_list", "flag", "OutputFile"]
+
+MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names, paths)
+MAX_LINE = 300      # longest error line the command prints
+
+
+def short(text, limit: int = 40) -> str:
+    """`text` on one line, cut to `limit` characters with an ellipsis (control characters
+    escaped: a rule file's name must not drive the terminal)."""
+    text = printable(" ".join(str(text).split()))
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))   # text-direction overrides
+
+
+def printable(text) -> str:
+    r"""`text` with control characters (escape codes, bidi overrides) shown as \x1b-style
+    escapes, so text from a file prints as text and never as commands to the terminal.
+
+    >>> print(printable("red\x1b[31m!"))
+    red\x1b[31m!
+    """
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if unicodedata.category(ch) == "Cc" and ch != "\n" or ord(ch) in BIDI else ch
+                   for ch in str(text))
+
+
+def text(value: str) -> str:
+    """Any text flag: at most MAX_TEXT characters."""
+    if len(value) > MAX_TEXT:
+        raise ArgumentTypeError(f"too long ({len(value):,} characters, at most {MAX_TEXT}): "
+                                f"{short(value)!r}")
+    return value
+
+
+def path(value: str) -> str:
+    """A file path flag: not empty (an empty one would silently mean no file at all)."""
+    if not text(value).strip():
+        raise ArgumentTypeError("empty path; name a file")
+    return value
+
+
+def whole(lo: int | None = None, hi: int | None = None, why: str = ""):
+    """A type for a whole-number flag in lo..hi (None: no limit that side); `why` explains hi."""
+    def convert(value: str) -> int:
+        try:
+            n = int(text(value))
+        except ValueError:
+            raise ArgumentTypeError(f"invalid int value: {short(value)!r}") from None
+        if lo is not None and n < lo:
+            raise ArgumentTypeError(f"must be at least {lo}, got {short(n)}")
+        if hi is not None and n > hi:
+            raise ArgumentTypeError(f"must be at most {hi:,}{why}, got {short(n)}")
+        return n
+    convert.__name__ = "whole number"
+    return convert
+
+
+def theta(value: str) -> float:
+    """A risk appetite: a number. Its range depends on the rules' points, so `run_advise`
+    checks it with `targets.check_theta` once the rules are known."""
+    try:
+        return float(text(value))
+    except ValueError:
+        raise ArgumentTypeError(f"invalid number: {short(value)!r}") from None
+
+
+def rules_argument(parser) -> None:
+    """The --rules / --rules-file flags every subcommand shares."""
+    from ..game.rules import rule_names
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--rules", default="yahtzee", metavar="NAME", type=rules_name,
+                       help=f"rule set: {', '.join(rule_names(include_new=True))} (default: yahtzee)")
+    group.add_argument("--rules-file", metavar="FILE", type=path,
+                       help="a rule file (TOML) instead of --rules")
+
+
+def rules_name(value: str) -> str:
+    """A rule set `get_rules` knows (checked now; the name is passed on as given)."""
+    from ..game.rules import get_rules
+    try:
+        get_rules(text(value))
+    except ValueError as err:
+        raise ArgumentTypeError(str(err)) from None
+    return value
+
+
+def strategy_name(value: str) -> str:
+    from ..players.registry import get_strategy
+    try:
+        get_strategy(text(value))
+    except ValueError as err:
+        raise ArgumentTypeError(str(err)) from None
+    return value
+
+
+def strategy_list(value: str) -> list[str]:
+    """Comma-separated strategy names, each known."""
+    names = [n.strip() for n in text(value).split(",") if n.strip()]
+    if not names:
+        raise ArgumentTypeError("name at least one strategy")
+    return [strategy_name(n) for n in names]
+
+
+@contextmanager
+def flag(name: str):
+    """Report a ValueError/TypeError raised inside as `argument NAME: ...` (the flag at fault)."""
+    try:
+        yield
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"argument {name}: {err}") from None
+
+
+# ---- an output file, checked before the work and never overwritten unasked ----------------------
+
+@dataclass
+class OutputFile:
+    """A file to write after long work: its folder is proven writable first (a temporary file is
+    made there now), an existing file is refused unless `force`, and the result is moved into
+    place at the end, so neither the work nor a file that was there is lost."""
+
+    path: Path
+    force: bool
+    tmp: Path
+    name: str = "--csv"
+
+    @classmethod
+    def open(cls, path: str, force: bool, name: str = "--csv") -> "OutputFile":
+        target = Path(path)
+        _check_target(target, path, force, name)
+        try:
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f"{target.name}.", suffix=".partial")
+        except OSError as err:
+            raise ValueError(f"argument {name}: cannot write in {short(target.parent)!s} "
+                             f"({err.strerror or err})") from None
+        os.close(fd)
+        return cls(target, force, Path(tmp), name)
+
+    def commit(self) -> None:
+        """Move the written temporary file into place (os.link refuses a file that appeared),
+        with the mode a newly created file gets (mkstemp's is 0600)."""
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.tmp, 0o666 & ~umask)
+        if self.force:
+            _check_target(self.path, str(self.path), True, self.name)   # nothing swapped in since
+            os.replace(self.tmp, self.path)
+            return
+        os.link(self.tmp, self.path)
+        os.unlink(self.tmp)
+
+    def discard(self) -> None:
+        if self.tmp.exists():
+            self.tmp.unlink()
+
+
+def _check_target(target: Path, path: str, force: bool, name: str) -> None:
+    """Refuse a folder, a device, a FIFO or a socket (--force would replace it with a plain
+    file: /dev/null run as root), and an existing file unless `force`."""
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise ValueError(f"argument {name}: cannot use {short(path)} ({err.strerror or err})") from None
+    if stat.S_ISDIR(mode):
+        raise ValueError(f"argument {name}: {short(path)} is a folder")
+    if not stat.S_ISREG(mode):
+        raise ValueError(f"argument {name}: {short(path)} is not a regular file (a device, FIFO "
+                         "or socket); name a plain file")
+    if not force:
+        raise ValueError(f"argument {name}: {short(path)} exists; pass --force to overwrite it")

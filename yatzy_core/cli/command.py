@@ -1,0 +1,255 @@
+"""The `yatzy` command: solve a rule set, ask the advisor about a position, describe the rules.
+
+Each subcommand is one `add_*_parser(subparsers)` function that registers its arguments and the
+function that runs it; `SUBCOMMANDS` lists them, so a new subcommand is one function plus one
+entry in that list. Bad input ends in one line, `yatzy: error: argument --flag: ...`, and exit
+status 2, before any work is done; a cache that cannot be used is one `yatzy: warning: ...` line.
+A closed pipe (`yatzy info | head -1`) ends the command quietly with status 1, as Python advises.
+
+>>> main(["advise", "--rules", "yahtzee", "--dice", "11112", "--rolls-left", "2", "--json", "--top", "1"])
+[
+  {"action": "keep", "keep": [1, 1, 1, 1], "expected": 270.2986, "loss": 0.0}
+]
+0
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+import warnings
+
+from ..version import __version__
+from ..advice.advisor import advise
+from ..engine.position import Position
+from ..engine.cache import CacheWarning, get_solution
+from .args import MAX_LINE, flag, printable, rules_argument, short, text, theta, whole
+from .distribution import add_distribution_parser
+from .grade import add_grade_parser
+from .study import add_simulate_parser, add_study_parser
+from ..game.rules import Rules, get_rules
+from ..game.states import StateSpace
+
+__all__ = ["build_parser", "main"]
+
+PROG = "yatzy"
+NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$|^-(inf|infinity|nan)$", re.IGNORECASE)
+
+
+# ---- solve ----------------------------------------------------------------------------------
+
+def add_solve_parser(subparsers) -> None:
+    p = subparsers.add_parser("solve", help="solve a rule set and print its optimal expected score")
+    rules_argument(p)
+    p.add_argument("--no-cache", action="store_true",
+                   help="solve afresh, neither reading nor writing the per-user cache")
+    p.add_argument("--std", action="store_true",
+                   help="also the exact standard deviation (a second pass, about 5x the solve)")
+    p.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
+                   help="also print the best P(final >= T) and max-mean play's P(final >= T)")
+    p.set_defaults(run=run_solve)
+
+
+def run_solve(args) -> int:
+    rules = get_rules(args.rules)
+    start = time.perf_counter()
+    solution = get_solution(rules, use_cache=not args.no_cache, progress=True)
+    elapsed = time.perf_counter() - start
+    print(f"expected score: {solution.expected_score:.4f}")
+    print(f"time: {elapsed:.2f} s (solving took {solution.seconds:.2f} s)")
+    if args.std:
+        start = time.perf_counter()
+        print(f"std: {solution.std:.4f} ({time.perf_counter() - start:.2f} s)")
+    if args.goal is not None:
+        from ..objectives.distribution import score_distribution
+        from ..objectives.targets import max_total, target_table
+        targets = None if args.goal > max_total(rules) else target_table(rules, args.goal, use_cache=not args.no_cache)
+        reach, seconds = (0.0, 0.0) if targets is None else (targets.p_at_least(args.goal), targets.seconds)
+        mean_play = score_distribution(rules, use_cache=not args.no_cache).p_at_least(args.goal)
+        print(f"P(final >= {args.goal}): playing to reach it {reach:.6f}, "
+              f"playing for the mean {mean_play:.6f} (targets solved in {seconds:.2f} s)")
+    return 0
+
+
+# ---- advise ---------------------------------------------------------------------------------
+
+def add_advise_parser(subparsers) -> None:
+    p = subparsers.add_parser("advise", help="rank every choice in a position by expected score")
+    rules_argument(p)
+    p.add_argument("--dice", required=True, type=text, help="the dice showing: 11112 or 1,1,1,1,2")
+    p.add_argument("--rolls-left", type=whole(), default=None, metavar="N",
+                   help="rerolls still allowed this turn: 2 after the first roll, 0 after the last")
+    p.add_argument("--used", default="", metavar="BOXES", type=text,
+                   help="used boxes, comma separated: ones,twos")
+    p.add_argument("--upper", type=whole(), default=0, metavar="TOTAL",
+                   help="points in the upper boxes so far")
+    p.add_argument("--yahtzee-bonus", action="store_true", help="the Yahtzee box holds 50")
+    p.add_argument("--json", action="store_true", help="print JSON objects, best first")
+    p.add_argument("--top", type=whole(1), default=None, metavar="N", help="show only the N best choices")
+    p.add_argument("--no-cache", action="store_true",
+                   help="solve afresh, neither reading nor writing the per-user cache")
+    p.add_argument("--points", type=whole(0, 2000), default=None, metavar="P",
+                   help="points on the card so far, bonuses included (with --goal or --beat)")
+    goal = p.add_mutually_exclusive_group()
+    goal.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
+                      help="rank by the probability of a final total of at least T")
+    goal.add_argument("--beat", type=whole(0, 2000), default=None, metavar="S",
+                      help="rank by the probability of beating S (a final total of S + 1 or more)")
+    goal.add_argument("--risk", type=theta, default=None, metavar="THETA",
+                      help="rank by certainty equivalent under E[exp(THETA * points)]: < 0 cautious, > 0 bold; "
+                           "1e-7 <= |THETA| <= 700 / the rules' most total (0.444 for yahtzee)")
+    p.set_defaults(run=run_advise)
+
+
+def position_of(args) -> Position:
+    """Position.make with one flag more at a time, so an error names the flag that caused it."""
+    given, position = {}, None
+    for name, key, value in (("--dice", "dice", args.dice), ("--used", "used", args.used),
+                             ("--upper", "upper_total", args.upper),
+                             ("--rolls-left", "rolls_left", args.rolls_left),
+                             ("--yahtzee-bonus", "yahtzee_bonus", args.yahtzee_bonus)):
+        given[key] = value
+        with flag(name):
+            position = Position.make(args.rules, **given)
+    return position
+
+
+def run_advise(args) -> int:
+    position = position_of(args)
+    goal = args.goal if args.beat is None else args.beat + 1
+    if args.points is not None and goal is None:
+        raise ValueError("argument --points: goes with --goal or --beat")
+    if goal is not None or args.risk is not None:
+        from ..advice.goals import goal_advice, risk_advice   # numba's target kernel: only when asked
+    if goal is not None:
+        points = 0 if args.points is None else args.points
+        if points < position.upper_total:
+            raise ValueError(f"argument --points: {points} is less than the upper total {position.upper_total}")
+        return _print_goal(args, position, goal_advice(position, points, goal), "probability")
+    if args.risk is not None:
+        from ..objectives.targets import check_theta
+        with flag("--risk"):
+            check_theta(args.risk, position.rules)
+        return _print_goal(args, position, risk_advice(position, args.risk), "certainty_equivalent")
+    ranked = advise(position, use_cache=not args.no_cache)[:args.top]
+    if args.json:
+        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
+        return 0
+    print(printable(position))
+    width = max(len(a.label) for a in ranked)
+    print(f"{'rank':>4}  {'action':<{width}}  {'expected':>9}  {'loss':>8}")
+    for rank, a in enumerate(ranked, start=1):
+        print(f"{rank:>4}  {a.label:<{width}}  {a.expected:>9.4f}  {a.loss:>8.4f}")
+    return 0
+
+
+def _print_goal(args, position, ranked, field) -> int:
+    """The ranked choices for a goal or a risk appetite, as a table or JSON."""
+    ranked = ranked[:args.top]
+    if args.json:
+        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
+        return 0
+    print(printable(position))
+    width = max(len(a.label) for a in ranked)
+    head = "P(reach)" if field == "probability" else "certainty eq."
+    print(f"{'rank':>4}  {'action':<{width}}  {head:>13}")
+    for rank, a in enumerate(ranked, start=1):
+        print(f"{rank:>4}  {a.label:<{width}}  {getattr(a, field):>13.6f}")
+    return 0
+
+
+# ---- info -----------------------------------------------------------------------------------
+
+def add_info_parser(subparsers) -> None:
+    p = subparsers.add_parser("info", help="state counts, boxes and bonuses of a rule set")
+    rules_argument(p)
+    p.set_defaults(run=run_info)
+
+
+def run_info(args) -> int:
+    rules = get_rules(args.rules)
+    name, description = printable(rules.name), printable(rules.description)   # text from a file
+    print(f"{name}: {description}" if description else name)
+    print(f"{rules.n_dice} dice with {rules.faces} faces, {rules.rolls_per_turn} rolls a turn")
+    for key, n in StateSpace(rules).counts().items():
+        print(f"{key.replace('_', ' ')}: {n:,}")
+    print(f"boxes ({rules.n_boxes}):")
+    for box in rules.boxes:
+        kind = f"upper {box.face}" if box.is_upper else "lower"
+        print(f"  {box.name:<16} {kind:<8} max {box.max_score}")
+    if rules.tracks_upper:
+        print(f"upper bonus: {rules.upper_bonus} at {rules.upper_bonus_threshold}")
+    else:
+        print("upper bonus: none")
+    if rules.yahtzee_box and rules.yahtzee_bonus:
+        print(f"yahtzee bonus: {rules.yahtzee_bonus} per extra {rules.yahtzee_box}, "
+              f"joker rule: {rules.joker}")
+    else:
+        print("yahtzee bonus: none")
+    return 0
+
+
+# ---- the command ------------------------------------------------------------------------------
+
+SUBCOMMANDS = [add_solve_parser, add_advise_parser, add_info_parser,
+               add_simulate_parser, add_study_parser, add_distribution_parser, add_grade_parser]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors as one line, like the errors the package raises, and
+    negative numbers in any form (-1e-3, -.5, -inf) taken as values, never as options."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_NUMBER
+
+    def error(self, message):
+        self.exit(2, short(f"{PROG}: error: {message} (see: {self.prog} --help)", MAX_LINE) + "\n")
+
+    def _get_values(self, action, arg_strings):
+        # Python 3.11's argparse drops a lone "--" value, so `--games=--` would reach the command
+        # as an empty list instead of being refused as a missing value.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+        return super()._get_values(action, arg_strings)
+
+
+def _warning_line(message, category, *_args, **_kwargs) -> None:
+    print(short(f"{PROG}: warning: {message}", MAX_LINE), file=sys.stderr)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Exact optimal play for Yahtzee and Yatzy.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0, 2 for bad input, 1 for a closed pipe)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:     # --help, --version and argparse's own usage errors
+        return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 2
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", CacheWarning)
+            warnings.showwarning = _warning_line
+            if getattr(args, "rules_file", None):   # every subcommand takes Rules for --rules
+                args.rules = Rules.from_file(args.rules_file)
+            status = args.run(args)
+        sys.stdout.flush()          # a closed pipe shows up here, not at interpreter exit
+        return status
+    except (ValueError, TypeError) as err:
+        print(short(f"{PROG}: error: {err}", MAX_LINE), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader left (`| head`): point stdout at devnull so the exit flush is quiet too
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1

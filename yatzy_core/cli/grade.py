@@ -1,0 +1,104 @@
+"""`yatzy grade`: a finished game graded later, from a saved coach log or a game played on paper.
+
+An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. A log (the coach's "Save log",
+`gamelog.dumps`) is replayed move by move through `coach.Game`, so every grade is computed
+again, never read from the file; `--paper` reads a game typed one turn a line
+(`gamelog.paper_game`). `--beat S` also grades each move by the chance to beat S it gave away.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from .args import rules_argument, text, whole
+
+MAX_BYTES = 1_000_000    # a game log is a few kilobytes; refuse anything far larger unread
+WORST = 3
+
+
+def add_grade_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "grade", help="grade a saved game log or a game played on paper",
+        description="Replay a game move by move and grade every move against optimal play: "
+                    "expected points lost, luck, the costliest moves; with --beat S also the "
+                    "chance to beat S each move gave away.")
+    p.add_argument("log", metavar="FILE", type=text,
+                   help="a game log saved by the coach (JSON), or with --paper a text file, one turn a line")
+    p.add_argument("--paper", action="store_true",
+                   help="FILE is a paper game: 'roll choice roll choice ... box' a line (rules from --rules)")
+    rules_argument(p)
+    p.set_defaults(rules=None)     # a log holds its own rules; --rules must agree with them
+    for action in p._actions:
+        if action.dest == "rules":
+            action.help = ("the log's rules (default: those the log holds; refused if they differ), "
+                           "or a --paper game's rules (default: yahtzee)")
+    p.add_argument("--beat", type=whole(0, 2000), default=None, metavar="S",
+                   help="also grade each move by the chance to beat S it gave away")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_grade)
+    return p
+
+
+def read_log(path: str) -> str:
+    """The file's text; ValueError naming FILE when it is missing, too big or not text."""
+    file = Path(path)
+    try:
+        size = file.stat().st_size
+        if not file.is_file():
+            raise ValueError(f"argument FILE: {path} is not a file")
+        if size > MAX_BYTES:
+            raise ValueError(f"argument FILE: {path} holds {size:,} bytes, a game log is at most {MAX_BYTES:,}")
+        return file.read_text(encoding="utf-8-sig")    # a byte-order mark is allowed
+    except OSError as err:
+        raise ValueError(f"argument FILE: cannot read {path} ({err.strerror or err})") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"argument FILE: {path} is not UTF-8 text") from None
+
+
+def _graded_game(args):
+    """The game of FILE replayed: a fault in the file names FILE, a clash with the log's own
+    rules names --rules (or --rules-file)."""
+    from ..advice.gamelog import RulesMismatch, loads, paper_game
+    from ..game.rules import get_rules
+
+    content = read_log(args.log)
+    flag = "--rules-file" if getattr(args, "rules_file", None) else "--rules"
+    try:
+        if args.paper:
+            return paper_game(get_rules(args.rules or "yahtzee"), content)
+        return loads(content, rules=args.rules)
+    except RulesMismatch as err:
+        raise ValueError(f"argument {flag}: {err}") from None
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"argument FILE: {args.log}: {err}") from None
+
+
+def run_grade(args) -> int:
+    game = _graded_game(args)
+    summary = game.summary()
+    grades = None
+    if args.beat is not None:
+        from ..advice.goal_coach import grade_to_beat      # the target kernel: only when asked
+        grades = grade_to_beat(game, args.beat)
+    if args.json:
+        out = {"rules": summary.rules, "finished": summary.finished,
+               "total": summary.total if summary.finished else None, "points_so_far": summary.total,
+               "moves": summary.moves,
+               "optimal_moves": summary.optimal_moves, "expected_points_lost": summary.total_loss,
+               "luck": summary.luck,
+               "decisions": [{"turn": d.turn, "choice": d.label, "best": d.best.label, "loss": d.loss}
+                             for d in game.decisions]}
+        if grades is not None:
+            out["beat"] = {"score": args.beat, "given_away": [g.given_away for g in grades],
+                           "best_for_it": sum(g.optimal for g in grades)}
+        print(json.dumps(out))
+        return 0
+    print(summary)
+    if grades is not None:
+        print(f"To beat {args.beat}: {sum(g.optimal for g in grades)} of {len(grades)} moves best for it; "
+              f"probability given away, summed over the moves: {sum(g.given_away for g in grades):.4f}")
+        for g in sorted((g for g in grades if not g.optimal), key=lambda g: -g.given_away)[:WORST]:
+            print(f"  turn {g.decision.turn}: {g.decision.label} (P {g.probability:.4f}), "
+                  f"best {g.best_label} (P {g.best:.4f})")
+    return 0

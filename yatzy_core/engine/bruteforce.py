@@ -1,0 +1,209 @@
+"""An independent brute-force solver in exact Fractions for tiny games: the fast solver's referee.
+
+Nothing is shared with the fast solver: no keepers, no capped upper total, no transition table.
+Each turn is recomputed from scratch over ordered dice: every roll in `product(faces, repeat=k)`
+with chance 1/faces**k, every subset of dice positions to keep, every open box scored with the
+rules' own Box scorers, and the bonuses applied straight from the Rules fields. Only the value of
+a whole game state (used boxes, uncapped upper total, Yahtzee flag) is memoised. Within a turn
+the values are whole numbers over one common denominator, so every sum is exact and cheap.
+
+>>> one_die = Rules("one-die", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1)
+>>> brute_force_value(one_die)
+Fraction(7, 2)
+>>> brute_force_value(one_die.with_(rolls_per_turn=2))  # reroll a 1, 2 or 3: (4+5+6)/6 + 1/2 * 7/2
+Fraction(17, 4)
+
+With forced_order only the first open box of the card may be filled.
+
+Joker rule for an n of a kind once the Yahtzee box is used (plus yahtzee_bonus if that box holds
+a positive score): "forced" - the matching upper box if open, else any open lower box at its joker
+value, else any open upper box; "free" - any open box, lower boxes at their joker value only when
+the matching upper box is used or does not exist; "none" - normal scoring.
+
+A turn costs about (faces**n_dice) * (faces + 1)**n_dice additions per reroll, so games bigger
+than 4 dice of 3 faces or 3 dice of 6 faces are refused with a ValueError.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations, product
+from math import lcm
+
+import numpy as np
+
+from ..game.rules import Box, Rules, total  # noqa: F401  (Box, total: for the doctest)
+
+__all__ = ["brute_force_value", "brute_force_at_least"]
+
+State = tuple[int, int, int]   # (mask of used boxes, uncapped upper total, Yahtzee flag)
+Dice = tuple[int, ...]         # ordered dice, e.g. (3, 1)
+MAX_TURN_WORK = 100_000        # (faces**n) * (faces+1)**n: 3 dice of 6 faces is 74,088
+
+
+def turn_start(rules, scored: dict, choices: dict, faces: int, n: int) -> Fraction:
+    """The value at the start of a turn from the value of every ordered final roll (`scored`):
+    each reroll stage keeps the best dice, over whole numbers with one common denominator."""
+    rolls = list(scored)
+    denominator = lcm(*(v.denominator for v in scored.values()))
+    later = {dice: v.numerator * (denominator // v.denominator) for dice, v in scored.items()}
+    for _ in range(rules.rolls_per_turn - 1):
+        later = {dice: best_keep(dice, later, choices[dice], faces) for dice in rolls}
+        denominator *= faces ** n
+    return Fraction(sum(later.values()), denominator * faces ** n)
+
+
+def brute_force_value(rules: Rules) -> Fraction:
+    """Optimal expected final score from the empty card, exactly, by exhaustive search."""
+    _check_tiny(rules)
+    n, faces, n_boxes = rules.n_dice, rules.faces, len(rules.boxes)
+    full = (1 << n_boxes) - 1
+    rolls = list(product(range(1, faces + 1), repeat=n))
+    choices = {dice: rerolls(dice, faces) for dice in rolls}
+    scores = {dice: normal_scores(rules, dice) for dice in rolls}
+
+    @lru_cache(maxsize=None)
+    def value(state: State) -> Fraction:
+        """Expected points still to come from the start of a turn in this game state."""
+        if state[0] == full:
+            return Fraction(0)
+        scored = {dice: max(points + value(after)                  # no rerolls left: best box
+                            for points, after in moves(rules, dice, scores[dice], state))
+                  for dice in rolls}
+        return turn_start(rules, scored, choices, faces, n)
+
+    return value((0, 0, 0))
+
+
+def brute_force_at_least(rules: Rules, target: int) -> Fraction:
+    """Best P(final score >= target) from the empty card, exactly: the state gains the points
+    still needed (the objective of `targets.py`), everything else as in `brute_force_value`.
+
+    >>> one_die = Rules("one-die", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=2)
+    >>> brute_force_at_least(one_die, 5)    # 5 or 6 now, else reroll: 1/3 + 2/3 * 1/3
+    Fraction(5, 9)
+    """
+    _check_tiny(rules)
+    n, faces, full = rules.n_dice, rules.faces, (1 << len(rules.boxes)) - 1
+    rolls = list(product(range(1, faces + 1), repeat=n))
+    choices = {dice: rerolls(dice, faces) for dice in rolls}
+    scores = {dice: normal_scores(rules, dice) for dice in rolls}
+
+    @lru_cache(maxsize=None)
+    def value(state: State, need: int) -> Fraction:
+        if state[0] == full:
+            return Fraction(int(need <= 0))
+        scored = {dice: max(value(after, max(need - points, 0))
+                            for points, after in moves(rules, dice, scores[dice], state))
+                  for dice in rolls}
+        return turn_start(rules, scored, choices, faces, n)
+
+    return value((0, 0, 0), target)
+
+
+def rerolls(dice: Dice, faces: int) -> list[tuple[int, list[Dice]]]:
+    """For every nonempty subset of positions to reroll: its size k and the faces**k ordered
+    dice it can lead to, each as likely as the others."""
+    n, out = len(dice), []
+    for k in range(1, n + 1):
+        for positions in combinations(range(n), k):
+            outcomes = []
+            for new in product(range(1, faces + 1), repeat=k):
+                rolled = list(dice)
+                for p, d in zip(positions, new):
+                    rolled[p] = d
+                outcomes.append(tuple(rolled))
+            out.append((k, outcomes))
+    return out
+
+
+def best_keep(dice: Dice, later: dict[Dice, int], choices, faces: int) -> int:
+    """Best expected value over every choice of dice to reroll, rerolling none included.
+
+    Values are integer numerators over one common denominator; the result's denominator is
+    faces**n times larger, so each average over faces**k rolls stays a whole number."""
+    n = len(dice)
+    best = later[dice] * faces ** n
+    for k, outcomes in choices:
+        best = max(best, sum(later[d] for d in outcomes) * faces ** (n - k))
+    return best
+
+
+def moves(rules: Rules, dice: Dice, scores: tuple[int, ...], state: State
+          ) -> list[tuple[int, State]]:
+    """(points now, next state) of every legal box for these dice, whose normal score in each
+    box is `scores`: normal scoring, or for an n of a kind once the Yahtzee box is used, the
+    Yahtzee bonus and the joker rule."""
+    used, _, flag = state
+    open_ = [b for b in range(len(rules.boxes)) if not used >> b & 1]
+    if rules.forced_order:          # only the next box in card order
+        open_ = open_[:1]
+    y = _yahtzee(rules)
+    if y is None or not used >> y & 1 or len(set(dice)) != 1:
+        return [_normal(rules, b, scores, state) for b in open_]
+    bonus = rules.yahtzee_bonus if flag else 0
+    matching = next((b for b, box in enumerate(rules.boxes) if box.face == dice[0]), None)
+    upper_open = [b for b in open_ if rules.boxes[b].face is not None]
+    lower_open = [b for b in open_ if rules.boxes[b].face is None]
+    if rules.joker == "none":
+        options = [_normal(rules, b, scores, state) for b in open_]
+    elif rules.joker == "forced":
+        if matching in open_:
+            options = [_normal(rules, matching, scores, state)]
+        elif lower_open:
+            options = [_joker(rules, b, scores, state) for b in lower_open]
+        else:
+            options = [_normal(rules, b, scores, state) for b in upper_open]
+    elif rules.joker == "free":
+        # joker values only once the matching upper box is used (or when there is none)
+        as_joker = matching is None or used >> matching & 1
+        options = [_normal(rules, b, scores, state) for b in upper_open]
+        options += [(_joker if as_joker else _normal)(rules, b, scores, state) for b in lower_open]
+    else:
+        raise ValueError(f"unknown joker rule {rules.joker!r}; use 'none', 'forced' or 'free'")
+    return [(points + bonus, after) for points, after in options]
+
+
+def _normal(rules: Rules, b: int, scores, state: State) -> tuple[int, State]:
+    """Box b's normal score, with the upper bonus the first time the upper total reaches its
+    threshold, and the flag set by a positive score in the Yahtzee box."""
+    used, upper, flag = state
+    points = scores[b]
+    if rules.boxes[b].face is not None:
+        new = upper + points
+        bonus = rules.upper_bonus if upper < rules.upper_bonus_threshold <= new else 0
+        return points + bonus, (used | 1 << b, new, flag)
+    if b == _yahtzee(rules) and points > 0:
+        flag = 1
+    return points, (used | 1 << b, upper, flag)
+
+
+def _joker(rules: Rules, b: int, scores, state: State) -> tuple[int, State]:
+    """Lower box b used as a joker: its fixed joker value if it has one, else its normal score."""
+    used, upper, flag = state
+    joker_value = rules.boxes[b].joker_value
+    return (scores[b] if joker_value is None else joker_value), (used | 1 << b, upper, flag)
+
+
+def normal_scores(rules: Rules, dice: Dice) -> tuple[int, ...]:
+    """Score of these dice in every box, from the boxes' own scorers (no bonus, no joker)."""
+    counts = np.array([dice.count(f) for f in range(1, rules.faces + 1)])
+    return tuple(int(box.scorer(counts)) for box in rules.boxes)
+
+
+def _yahtzee(rules: Rules) -> int | None:
+    names = [box.name for box in rules.boxes]
+    return None if rules.yahtzee_box is None else names.index(rules.yahtzee_box)
+
+
+def _check_tiny(rules: Rules) -> None:
+    """ValueError unless one turn is small enough to enumerate in Fractions."""
+    n, faces = rules.n_dice, rules.faces
+    if rules.rolls_per_turn < 1:
+        raise ValueError(f"rolls_per_turn must be at least 1, got {rules.rolls_per_turn}")
+    work = faces ** n * (faces + 1) ** n
+    if work > MAX_TURN_WORK:
+        raise ValueError(f"{n} dice of {faces} faces is too big for brute force "
+                         f"({work:,} sums per reroll, limit {MAX_TURN_WORK:,})")
+    if len(rules.boxes) > 8:
+        raise ValueError(f"{len(rules.boxes)} boxes is too many for brute force (limit 8)")

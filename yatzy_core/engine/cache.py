@@ -1,0 +1,317 @@
+"""Solutions saved as .npz files in a per-user cache, so a rule set is solved once per machine.
+
+A file is keyed by what the rules DO, not what they are called: its name carries a fingerprint of
+the rules' content (`rules_fingerprint`), and the file holds that fingerprint, the rules' name, the
+package version, the numbers and a checksum of them. Anything that does not match (another
+version, other rules, damaged bytes, a file that does not decode) is solved again rather than
+trusted. A cache that cannot be read or written costs a warning line, never the answer.
+
+>>> safe_name("../../etc/Yahtzee 2!")
+'etc-yahtzee-2'
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import stat
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Callable, TypeVar
+
+import numpy as np
+import platformdirs
+
+from ..version import __version__
+from ..game.rules import Rules, get_rules
+from .solver import Solution, solve
+from ..game.states import StateSpace
+
+FORMAT = 5          # fingerprint-keyed, layout-checked; values, then second moments if present
+NAME_CHARS = 40     # a file name keeps at most this many characters of the rules' name
+FINGERPRINT_CHARS = 16
+T = TypeVar("T")
+
+__all__ = ["CacheError", "CacheWarning", "cache_dir", "cache_path", "rules_fingerprint",
+           "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "get_solution"]
+
+
+class CacheError(ValueError):
+    """A solution file that cannot be trusted."""
+
+
+class CacheWarning(UserWarning):
+    """The cache could not be used; the answer was computed (and returned) anyway."""
+
+
+def cache_dir() -> Path:
+    """Where solved tables live: $YATZY_CACHE_DIR, else the platform's user cache directory."""
+    return Path(os.environ.get("YATZY_CACHE_DIR") or platformdirs.user_cache_dir("yatzy-core"))
+
+
+# ---- what a file is keyed by ---------------------------------------------------------------------
+
+def _plain(value):
+    """A JSON-ready copy of a scalar (or tuple of scalars) field; None marks anything else."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return [type(value).__name__, value]
+    if isinstance(value, tuple) and all(v is None or isinstance(v, (bool, int, float, str)) for v in value):
+        return ["tuple", [_plain(v) for v in value]]
+    return None
+
+
+def rules_fingerprint(rules: str | Rules) -> str:
+    """sha256 (hex) of everything a rule set's tables depend on, never its name or description:
+    every plain field of Rules (new fields join automatically), every box's plain fields, and the
+    bytes of the score and joker tables (which pin down what each scorer does).
+
+    >>> y = get_rules("yahtzee-no-bonus")
+    >>> rules_fingerprint(y) == rules_fingerprint(y.with_(name="mine", description="x"))
+    True
+    >>> rules_fingerprint(y) == rules_fingerprint(y.with_(upper_bonus=50))
+    False
+    """
+    rules = get_rules(rules)
+    skip = {"name", "description"}
+    fields = {f.name: _plain(getattr(rules, f.name)) for f in dataclasses.fields(rules)
+              if f.name not in skip}
+    fields["boxes"] = [{f.name: _plain(getattr(b, f.name)) for f in dataclasses.fields(b)}
+                       for b in rules.boxes]
+    h = hashlib.sha256(json.dumps(fields, sort_keys=True).encode())
+    for table in (rules.score_table, rules.joker_table):
+        h.update(repr(table.shape).encode())
+        h.update(np.ascontiguousarray(table, dtype="<i8").tobytes())
+    return h.hexdigest()
+
+
+def safe_name(name: str) -> str:
+    """A rule set's name as a file-name part: [a-z0-9_-] only, at most NAME_CHARS long."""
+    slug = re.sub(r"[^a-z0-9_-]+", "-", str(name).lower()).strip("-_")
+    return slug[:NAME_CHARS].rstrip("-_") or "rules"
+
+
+def cache_path(rules: str | Rules, kind: str = "") -> Path:
+    """The cache file of one rule set (and kind of table: "" for the solution, "play", ...):
+    safe name, fingerprint prefix and version, so variants sharing a name never share a file."""
+    rules = get_rules(rules)
+    version = re.sub(r"[^0-9A-Za-z.+_-]", "-", __version__)
+    suffix = f"-{safe_name(kind)}" if kind else ""
+    fingerprint = rules_fingerprint(rules)[:FINGERPRINT_CHARS]
+    return cache_dir() / f"{safe_name(rules.name)}-{fingerprint}-v{version}{suffix}.npz"
+
+
+# ---- trusted files ------------------------------------------------------------------------------
+
+def layout_digest(space: StateSpace) -> str:
+    """sha256 (hex) of which states are stored: a table saved under another reachability rule
+    (another version of the code) is refused, never read into the wrong states.
+
+    >>> layout_digest(StateSpace(get_rules("yatzy")))[:12]
+    'aec9226b70c4'
+    """
+    return hashlib.sha256(np.packbits(space.reachable).tobytes()).hexdigest()
+
+
+def _checksum(numbers: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(numbers, dtype="<f8").tobytes()).hexdigest()
+
+
+def write_trusted(path: str | Path, rules: str | Rules, numbers: np.ndarray, fmt: int, **extra) -> Path:
+    """Write `numbers` with the rules' name and fingerprint (a name means that built-in rule
+    set), the package version, the file format and a checksum. Atomic and safe beside other
+    writers: a unique temporary file (never a followed link) renamed over the real name, and
+    removed if anything fails."""
+    rules = get_rules(rules)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), 0o644)    # readable like any cache file, not 0600
+            np.savez_compressed(f, numbers=numbers, rules=rules.name,
+                                fingerprint=rules_fingerprint(rules), version=__version__,
+                                format=fmt, checksum=_checksum(numbers), **extra)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+STALE_SECONDS = 3600   # no cache write takes an hour: an older temporary file lost its writer
+TEMPORARY = re.compile(r"\.(?P<name>[A-Za-z0-9_.+-]+\.npz)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]+\.tmp")
+
+
+def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[Path]:
+    """Delete the temporary files `write_trusted` left in `folder` when its process was killed
+    (kill -9, power loss): only names of our own pattern, and only when the writer's process is
+    gone or the file is older than STALE_SECONDS, never one a live writer is still filling.
+    Returns what was removed; a file that cannot be removed is left alone."""
+    now = time.time() if now is None else now
+    removed = []
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            found = TEMPORARY.fullmatch(entry.name)
+            with contextlib.suppress(OSError):
+                if found and entry.is_file(follow_symlinks=False) and (
+                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS
+                        or found["pid"] and not _alive(int(found["pid"]))):
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id runs here (another user's counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
+def _decode(path: Path) -> dict[str, np.ndarray]:
+    """Every field of an .npz file, read without following a link at `path` and without
+    waiting: a FIFO planted there would block a plain open (every solve would hang)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CacheError(f"{path} is not a regular file (a FIFO, device or socket)")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with np.load(f, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+
+
+def read_trusted(path: str | Path, rules: str | Rules, fmt: int,
+                 layout: str | None = None) -> dict[str, np.ndarray]:
+    """Every field of a file written by `write_trusted`; CacheError unless it decodes and the
+    rules (name and fingerprint), package version, format, checksum and (when given) the state
+    layout digest all match. A missing file is a FileNotFoundError."""
+    rules = get_rules(rules)
+    try:
+        fields = _decode(Path(path))
+        stored = str(fields["rules"]), str(fields["version"]), int(fields["format"])
+        fingerprint, checksum = str(fields["fingerprint"]), str(fields["checksum"])
+        numbers = np.asarray(fields["numbers"], dtype=np.float64)
+    except (FileNotFoundError, CacheError):
+        raise
+    except Exception as err:  # zlib.error, NotImplementedError, BadZipFile, ...: all damage
+        raise CacheError(f"unreadable file {path}: {type(err).__name__}: {err}"[:300]) from None
+    if stored[0] != rules.name:
+        raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}")
+    if stored[1:] != (__version__, fmt):
+        raise CacheError(f"{path} was written by version {stored[1]} (format {stored[2]}), "
+                         f"this is {__version__} (format {fmt})")
+    if fingerprint != rules_fingerprint(rules):
+        raise CacheError(f"{path} holds other rules under the name {rules.name!r}")
+    if numbers.ndim != 1 or _checksum(numbers) != checksum:
+        raise CacheError(f"{path} is damaged (checksum mismatch)")
+    if layout is not None and str(fields.get("layout", "")) != layout:
+        raise CacheError(f"{path} stores another set of states (written by other code)")
+    fields["numbers"] = numbers
+    return fields
+
+
+# ---- solutions ----------------------------------------------------------------------------------
+
+def save(solution: Solution, path: str | Path) -> Path:
+    """Write the reachable states' values, and second moments when the solution has them."""
+    keep = solution.space.reachable
+    second = solution.second[keep] if solution.second is not None else np.zeros(0)
+    numbers = np.concatenate([solution.values[keep], second])
+    return write_trusted(path, solution.rules, numbers, FORMAT, seconds=solution.seconds,
+                         layout=layout_digest(solution.space))
+
+
+def load(path: str | Path, rules: str | Rules) -> Solution:
+    """Read a saved solution (with or without second moments); CacheError if it is damaged or
+    belongs to other rules/versions."""
+    rules = get_rules(rules)
+    space = StateSpace(rules)
+    fields = read_trusted(path, rules, FORMAT, layout_digest(space))
+    reachable = fields["numbers"]
+    n = int(space.reachable.sum())
+    if reachable.shape not in ((n,), (2 * n,)):
+        raise CacheError(f"{path} is damaged (holds {reachable.shape} numbers for {n} states)")
+    try:
+        seconds = float(fields["seconds"])
+    except Exception:
+        raise CacheError(f"{path} is damaged (no solving time)") from None
+    values = np.zeros(space.size)
+    values[space.reachable] = reachable[:n]
+    second = None
+    if len(reachable) == 2 * n:
+        second = np.zeros(space.size)
+        second[space.reachable] = reachable[n:]
+    return Solution(rules, values, seconds, second)
+
+
+def _warn(message: str) -> None:
+    warnings.warn(f"yatzy-core cache: {message}", CacheWarning, stacklevel=4)
+
+
+def cached(path: Path, read: Callable[[Path], T], make: Callable[[], T],
+           write: Callable[[T, Path], object]) -> T:
+    """read(path) if it is there and trustworthy; else make() and write it. Each fault of the
+    cache (damaged file, unreadable or unwritable place) is one CacheWarning; the answer stands."""
+    problem = None
+    try:
+        return read(path)
+    except (FileNotFoundError, NotADirectoryError):
+        pass                          # not cached yet (or the folder is not there)
+    except CacheError as err:
+        problem = f"{err}; computed again"
+    except OSError as err:
+        problem = f"cannot read {path} ({type(err).__name__}: {err.strerror or err}); computed again"
+    except Exception as err:          # a file that decodes but does not make sense: damage too
+        problem = f"{path} is damaged ({type(err).__name__}: {err}); computed again"
+    result = make()
+    try:
+        write(result, path)
+    except OSError as err:
+        problem = (f"cannot write {path} ({type(err).__name__}: {err.strerror or err}); "
+                   "the answer is not cached")
+    if problem:
+        _warn(problem)
+    return result
+
+
+def get_solution(rules: str | Rules, use_cache: bool = True, progress: bool = True,
+                 moments: bool = False) -> Solution:
+    """The solution of a rule set: from the cache if a trustworthy file is there, else solved
+    (and cached). With use_cache=False the cache is neither read nor written. With moments the
+    solution also carries the second moments (`Solution.std`), cached beside the values.
+
+    >>> get_solution("yahtzee-no-bonus", progress=False).value(2**13 - 2, 0)  # only ones left
+    2.1064...
+    """
+    rules = get_rules(rules)
+    if not use_cache:
+        return solve(rules, progress=progress, moments=moments)
+    path = cache_path(rules)
+    solution = cached(path, lambda p: load(p, rules),
+                      lambda: solve(rules, progress=progress, moments=moments), save)
+    if moments and solution.second is None:
+        solution.std                    # the moments pass, on the values already there
+        try:
+            save(solution, path)
+        except OSError as err:
+            _warn(f"cannot write {path} ({type(err).__name__}: {err.strerror or err}); "
+                  "the answer is not cached")
+    return solution

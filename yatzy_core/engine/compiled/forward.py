@@ -1,0 +1,275 @@
+"""The forward pass, compiled: points-so-far rows pushed through the optimal policy layer by layer.
+
+Each live turn state carries a row: P(reach the state with x points scored so far), stored over
+its support only (`Rows`). A layer's states are taken in lane groups (`outcomes.group_outcomes`
+gives each final roll's probability, points and next state); the outcomes of a state are merged
+by (box, points) and each adds its source row, shifted by the points and times its probability,
+to the next state's row. Next states are merged into their representatives
+(`StateSpace.representatives`): states whose upper total cannot matter any more have the same
+future, so their rows can be added. The next layer's states and row bounds come first from
+the policy's box for every last roll (cheap, a slight over-estimate: a roll may never be the
+last), and the rows are trimmed to their support once the layer is pushed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import get_num_threads, njit, prange
+
+from .kernel import LANES, vectorizing, lane_groups
+from .outcomes import _idx, group_outcomes, last_roll_outcomes, scratch, turn_tables
+from ..solver import Solution
+
+__all__ = ["Rows", "push_layers", "start_rows"]
+
+CHUNK = 256   # lane groups whose outcomes are held at once (about 12 MiB)
+
+
+@dataclass
+class Rows:
+    """Points-so-far rows of one layer's live states: row i covers points lo[i], lo[i] + 1, ...
+    and is data[start[i]:start[i + 1]]."""
+
+    states: np.ndarray   # ascending state indices (representatives)
+    lo: np.ndarray
+    start: np.ndarray
+    data: np.ndarray
+
+    @property
+    def prob(self) -> np.ndarray:
+        """P(a game reaches each state)."""
+        return np.add.reduceat(self.data, self.start[:-1]) if len(self.data) else np.zeros(0)
+
+    @property
+    def hi(self) -> np.ndarray:
+        return self.lo + np.diff(self.start) - 1
+
+
+def start_rows(states, points, probs) -> Rows:
+    """Rows of single points: state i reached with probability probs[i] after points[i]."""
+    order = np.argsort(states)
+    n = len(order)
+    return Rows(np.asarray(states, np.int64)[order], np.asarray(points, np.int64)[order],
+                np.arange(n + 1, dtype=np.int64), np.asarray(probs, np.float64)[order])
+
+
+@dataclass
+class Totals:
+    """What the pass adds up besides the rows."""
+
+    box_sum: np.ndarray        # expected points of each box
+    sums: np.ndarray           # upper bonus, Yahtzee bonus, P(upper bonus), P(n-of-a-kind box scored)
+    states_visited: int = 0
+    largest_layer: int = 0
+    widest_row: int = 1
+    peak_rows_mb: float = 0.0
+
+
+def push_layers(solution: Solution, rows: Rows, kind_box: int, with_points: bool = True,
+                on_layer=None) -> tuple[Rows, Totals, np.ndarray]:
+    """Push `rows` (all in one layer) to the full card. Returns the final rows, the totals and
+    the probability of every state (its representative's, as pushed)."""
+    space, values = solution.space, solution.values
+    s, t = turn_tables(space.rules)
+    room = space.upper_room
+    n_boxes = space.n_boxes
+    totals = Totals(np.zeros(n_boxes), np.zeros(4))
+    reached = [(rows.states, rows.prob)]
+    where = np.full(space.size, -1, dtype=np.int32)   # a state's row in its layer's Rows
+    parts = get_num_threads()
+    first = int(space.boxes_used[space.decode(rows.states[0])[0]]) if len(rows.states) else n_boxes
+    for k in range(first, n_boxes):
+        live = rows.states
+        groups = lane_groups(space, live)
+        where[live] = np.arange(len(live))
+        layer = space.layer(k + 1)
+        where[layer] = np.arange(len(layer))          # for now: the place in the next layer
+        blo = np.full(len(layer), np.iinfo(np.int32).max, dtype=np.int32)
+        bhi = np.full(len(layer), -1, dtype=np.int32)
+        hi = rows.hi
+        with vectorizing():
+            for c in range(0, len(groups), CHUNK):
+                _bounds(groups[c:c + CHUNK], values, s, t, room, where, rows.lo, hi, with_points,
+                        parts, blo, bhi)
+        found = bhi >= 0
+        nxt_lo = blo[found].astype(np.int64)
+        widths = bhi[found].astype(np.int64) - nxt_lo + 1
+        nxt = Rows(layer[found], nxt_lo, np.r_[0, np.cumsum(widths)], np.zeros(int(widths.sum())))
+        del blo, bhi, found, layer
+        where[nxt.states] = np.arange(len(nxt.states))
+        totals.peak_rows_mb = max(totals.peak_rows_mb, (rows.data.nbytes + nxt.data.nbytes) / 2**20)
+        acc = np.zeros((len(groups), n_boxes + 4))
+        with vectorizing():
+            for c in range(0, len(groups), CHUNK):
+                _push_chunk(groups[c:c + CHUNK], acc[c:c + CHUNK], values, s, t, room, where,
+                            rows.lo, rows.start, rows.data, nxt.lo, nxt.start, nxt.data,
+                            kind_box, with_points, 4 * parts)
+        totals.box_sum += acc[:, :n_boxes].sum(axis=0)
+        totals.sums += acc[:, n_boxes:].sum(axis=0)
+        totals.states_visited += len(live)
+        totals.largest_layer = max(totals.largest_layer, len(live))
+        del rows
+        rows = _trim(nxt)
+        del nxt
+        reached.append((rows.states, rows.prob))
+        totals.widest_row = max(totals.widest_row, int(np.diff(rows.start).max(initial=1)))
+        if on_layer is not None:
+            on_layer(len(live))
+    del where
+    prob = np.zeros(space.size)
+    for states, p in reached:
+        prob[states] = p
+    return rows, totals, prob
+
+
+@njit(cache=True)
+def _rep(j, s, room):
+    """The representative of state j (StateSpace.representatives)."""
+    if s.n_upper == 1:
+        return j
+    y = j % s.n_flags
+    rest = j // s.n_flags
+    u, mask = rest % s.n_upper, rest // s.n_upper
+    if u < s.cap and u + room[mask] < s.threshold:
+        return _idx(mask, 0, y, s)
+    return j
+
+
+@njit(parallel=True, cache=True)
+def _bounds(groups, values, s, t, room, where, lo, hi, with_points, parts, blo, bhi):
+    """Every next state the policy's last-roll choices lead to from these lane groups, and the
+    points-so-far range each brings (all rolls counted, as if each could be the last)."""
+    n_groups = len(groups)
+    n_rolls = t.score.shape[0]
+    dst = np.empty((n_groups, LANES, n_rolls), np.int64)
+    gain = np.empty((n_groups, LANES, n_rolls), np.int64)
+    n_chunks = min(n_groups, 64)
+    for ch in prange(n_chunks):
+        w = scratch(s, t)
+        box, pts, ubo, ybo, nxo = (np.empty((n_rolls, LANES), np.int64), np.empty((n_rolls, LANES), np.int64),
+                                   np.empty((n_rolls, LANES), np.int64), np.empty((n_rolls, LANES), np.int64),
+                                   np.empty((n_rolls, LANES), np.int64))
+        for g in range(ch * n_groups // n_chunks, (ch + 1) * n_groups // n_chunks):
+            last_roll_outcomes(groups[g], values, s, t, w, box, pts, ubo, ybo, nxo)
+            for v in range(LANES):
+                for r in range(n_rolls):
+                    dst[g, v, r] = _rep(nxo[r, v], s, room)
+                    gain[g, v, r] = pts[r, v] if with_points else 0
+    for part in prange(parts):
+        for g in range(n_groups):
+            for v in range(LANES):
+                i = where[groups[g, v]]
+                for r in range(n_rolls):
+                    d = where[dst[g, v, r]]
+                    if d % parts == part:
+                        blo[d] = min(blo[d], lo[i] + gain[g, v, r])
+                        bhi[d] = max(bhi[d], hi[i] + gain[g, v, r])
+
+
+@njit(parallel=True, cache=True)
+def _push_chunk(groups, acc, values, s, t, room, where, lo, start, data, nlo, nstart, ndata,
+                kind_box, with_points, parts):
+    """Outcomes of a chunk of lane groups, merged per state by (box, points), then every source
+    row pushed into its next rows (next states split among `parts` so no row has two writers)."""
+    n_groups = len(groups)
+    n_rolls, n_boxes = t.score.shape
+    trip_dst = np.empty((n_groups, LANES, n_rolls), np.int64)
+    trip_pts = np.empty((n_groups, LANES, n_rolls), np.int64)
+    trip_w = np.empty((n_groups, LANES, n_rolls))
+    n_trip = np.zeros((n_groups, LANES), np.int64)
+    n_chunks = min(n_groups, 64)
+    span = int(max(t.score.max(), t.joker.max())) + s.upper_bonus + s.yahtzee_bonus + 1
+    for ch in prange(n_chunks):
+        w = scratch(s, t)
+        prob = np.empty((n_rolls, LANES))
+        box, pts, ubo, ybo, nxo = (np.empty((n_rolls, LANES), np.int64), np.empty((n_rolls, LANES), np.int64),
+                                   np.empty((n_rolls, LANES), np.int64), np.empty((n_rolls, LANES), np.int64),
+                                   np.empty((n_rolls, LANES), np.int64))
+        key_w = np.zeros(n_boxes * span)
+        key_dst = np.zeros(n_boxes * span, np.int64)
+        for g in range(ch * n_groups // n_chunks, (ch + 1) * n_groups // n_chunks):
+            lanes = groups[g]
+            group_outcomes(lanes, values, s, t, w, prob, box, pts, ubo, ybo, nxo)
+            for v in range(LANES):
+                if v > 0 and lanes[v] == lanes[v - 1]:
+                    continue
+                i = where[lanes[v]]
+                p_state = data[start[i]:start[i + 1]].sum()
+                n = 0
+                for r in range(n_rolls):
+                    q = prob[r, v]
+                    if q == 0.0:
+                        continue
+                    b = box[r, v]
+                    x = q * p_state
+                    acc[g, b] += x * (pts[r, v] - ubo[r, v] - ybo[r, v])
+                    acc[g, n_boxes] += x * ubo[r, v]
+                    acc[g, n_boxes + 1] += x * ybo[r, v]
+                    if ubo[r, v] > 0:
+                        acc[g, n_boxes + 2] += x
+                    if b == kind_box and pts[r, v] - ubo[r, v] - ybo[r, v] > 0:
+                        acc[g, n_boxes + 3] += x
+                    key = b * span + (pts[r, v] if with_points else 0)
+                    if key_w[key] == 0.0:
+                        trip_pts[g, v, n] = key
+                        n += 1
+                        key_dst[key] = where[_rep(nxo[r, v], s, room)]
+                    key_w[key] += q
+                for m in range(n):
+                    key = trip_pts[g, v, m]
+                    trip_dst[g, v, m] = key_dst[key]
+                    trip_w[g, v, m] = key_w[key]
+                    trip_pts[g, v, m] = key % span
+                    key_w[key] = 0.0
+                n_trip[g, v] = n
+    for part in prange(parts):
+        for g in range(n_groups):
+            lanes = groups[g]
+            for v in range(LANES):
+                i = where[lanes[v]]
+                for m in range(n_trip[g, v]):
+                    d = trip_dst[g, v, m]
+                    if d % parts != part:
+                        continue
+                    shift = lo[i] + trip_pts[g, v, m] - nlo[d]
+                    wt = trip_w[g, v, m]
+                    src = data[start[i]:start[i + 1]]
+                    dst = ndata[nstart[d] + shift:nstart[d] + shift + len(src)]
+                    for x in range(len(src)):
+                        dst[x] += wt * src[x]
+
+
+def _trim(rows: Rows) -> Rows:
+    """The rows cut to their support (first to last positive point); rows all zero dropped."""
+    first, last = _support(rows.start, rows.data)
+    keep = last >= first
+    widths = np.where(keep, last - first + 1, 0)[keep]
+    out = Rows(rows.states[keep], rows.lo[keep] + first[keep], np.r_[0, np.cumsum(widths)],
+               np.empty(int(widths.sum())))
+    _copy_rows(rows.start[:-1][keep] + first[keep], out.start, rows.data, out.data)
+    return out
+
+
+@njit(cache=True)
+def _support(start, data):
+    n = len(start) - 1
+    first = np.zeros(n, np.int64)
+    last = np.full(n, -1, np.int64)
+    for i in range(n):
+        row = data[start[i]:start[i + 1]]
+        for x in range(len(row)):
+            if row[x] != 0.0:
+                first[i] = x
+                break
+        for x in range(len(row) - 1, -1, -1):
+            if row[x] != 0.0:
+                last[i] = x
+                break
+    return first, last
+
+
+@njit(cache=True)
+def _copy_rows(src_start, start, data, out):
+    for i in range(len(start) - 1):
+        out[start[i]:start[i + 1]] = data[src_start[i]:src_start[i] + start[i + 1] - start[i]]

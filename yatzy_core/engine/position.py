@@ -1,0 +1,234 @@
+"""A game position: a score card (used boxes, upper total, Yahtzee-bonus flag) plus the dice on
+the table and the rerolls left this turn, checked when it is made. Every layer above the engine
+asks its questions of a `Position`; scoring a box uses the turn engine's own `score_box`.
+
+>>> p = Position.make("yahtzee", used={"ones"}, upper_total=3, dice="66665", rolls_left=0)
+>>> p.points("sixes"), p.points("four_of_a_kind"), p.points("yahtzee")
+(24, 29, 0)
+>>> p.score("sixes", next_dice="12345").upper_total
+27
+>>> q = Position.make("yatzy", used="fours,fives,sixes", upper_total=60, dice="22222", rolls_left=0)
+>>> int(q.scored("twos").box_points), int(q.scored("twos").bonus)   # the upper bonus at 63
+(10, 50)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..game.dice import counts_of
+from ..game.rules import Rules, get_rules
+from ..game.states import StateSpace
+from .turn import Scored, score_box
+
+__all__ = ["Position", "parse_dice", "upper_totals", "shown"]
+
+
+def parse_dice(dice, faces: int = 6) -> tuple[int, ...]:
+    """Dice from "11112", "1,1,1,1,2", "1 1 1 1 2" or a sequence of ints, sorted.
+
+    >>> parse_dice("2,1 6"), parse_dice("51")
+    ((1, 2, 6), (1, 5))
+    """
+    if not isinstance(dice, str) and not hasattr(dice, "__iter__"):
+        raise TypeError(f"dice must be text like '11112' or a sequence of ints, got {type(dice).__name__}")
+    if isinstance(dice, str):
+        text = dice.strip()
+        parts = text.replace(",", " ").split() if ("," in text or " " in text) else list(text)
+        if faces > 9 and len(parts) == 1 and len(text) > 1:
+            raise ValueError(f"dice {dice!r}: with {faces} faces separate the dice by commas")
+        try:
+            dice = [int(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"cannot read dice {dice!r}: write them as 11112 or 1,1,1,1,2") from None
+    dice = list(dice)
+    bad = [d for d in dice if isinstance(d, bool) or not isinstance(d, (int, np.integer))]
+    if bad:         # checked before sorting: [[2], [2]] or "x" never reach it (faces: by the caller)
+        raise ValueError(f"dice must be whole numbers 1..{faces}, got {shown(bad)}")
+    return tuple(sorted(dice))
+
+
+def shown(value, limit: int = 60) -> str:
+    """`value`'s repr cut to `limit` characters (a hostile value may be huge)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):     # nested too deep, or an int too long to print
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _parse_used(used) -> frozenset[str]:
+    if used is None:
+        return frozenset()
+    if isinstance(used, str):
+        used = [name.strip() for name in used.split(",")]
+    if not hasattr(used, "__iter__"):
+        raise TypeError(f"used must be box names (text like 'ones,twos' or a set), got {type(used).__name__}")
+    return frozenset(name for name in used if name)
+
+
+def _flag(value) -> bool:
+    """A true/false argument: a bool (or 0/1), never text such as "no", which bool() makes True."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer)) and value in (0, 1)):
+        return bool(value)
+    raise ValueError(f"yahtzee_bonus must be True or False, got {shown(value)}")
+
+
+def upper_totals(rules: Rules, used) -> frozenset[int]:
+    """Every (uncapped) upper total the used upper boxes can hold: the sums of face * count.
+
+    >>> sorted(upper_totals(get_rules("yatzy"), {"twos"}))
+    [0, 2, 4, 6, 8, 10]
+    """
+    totals = {0}
+    for box in rules.boxes:
+        if box.is_upper and box.name in used:
+            totals = {t + box.face * c for t in totals for c in range(rules.n_dice + 1)}
+    return frozenset(totals)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A validated game position: the card, the dice showing and the rerolls left this turn.
+
+    `upper_total` is the real upper total (shown to people); lookups use it capped at the bonus
+    threshold. `yahtzee_bonus` says the Yahtzee box holds its 50, which makes later n-of-a-kinds
+    earn the Yahtzee bonus.
+    """
+
+    rules: Rules
+    used: frozenset[str]
+    upper_total: int
+    dice: tuple[int, ...]
+    rolls_left: int
+    yahtzee_bonus: bool = False
+
+    @classmethod
+    def make(cls, rules: str | Rules, used=(), upper_total: int = 0, dice=(), rolls_left: int | None = None,
+             yahtzee_bonus: bool = False) -> "Position":
+        """A Position from readable parts: rules by name, box names, dice as a list or "11112";
+        rolls_left defaults to all the rerolls of a turn (right after its first roll)."""
+        rules = get_rules(rules)
+        rolls_left = rules.rolls_per_turn - 1 if rolls_left is None else rolls_left
+        return cls(rules, _parse_used(used), upper_total, parse_dice(dice, rules.faces),
+                   rolls_left, _flag(yahtzee_bonus))
+
+    def __post_init__(self):
+        """Check every part; readable parts (a rules name, "11112", "ones,twos") are converted
+        as in `make`, so `Position("yahtzee", ...)` works too."""
+        if not isinstance(self.rules, (str, Rules)):
+            raise TypeError(f"rules must be a rule set's name or a Rules value, got {type(self.rules).__name__}")
+        rules = get_rules(self.rules)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "used", _parse_used(self.used))
+        if not isinstance(self.dice, (str, tuple, list, np.ndarray)):
+            raise TypeError(f"dice must be text like '11112' or a list of ints, got {type(self.dice).__name__}")
+        rules.dice.validate(parse_dice(self.dice, rules.faces))   # ValueError naming a wrong count or face
+        object.__setattr__(self, "dice", tuple(sorted(int(d) for d in parse_dice(self.dice, rules.faces))))
+        object.__setattr__(self, "yahtzee_bonus", _flag(self.yahtzee_bonus))
+        for name in sorted(self.used):
+            rules.box_index(name)   # ValueError listing the valid names
+        if len(self.used) == rules.n_boxes:
+            raise ValueError("all boxes are used: the game is over, there is nothing to advise")
+        if not isinstance(self.upper_total, (int, np.integer)) or isinstance(self.upper_total, bool):
+            raise ValueError(f"upper total must be a whole number, got {self.upper_total!r}")
+        if self.upper_total not in upper_totals(rules, self.used):
+            upper_used = [b.name for b in rules.boxes if b.is_upper and b.name in self.used]
+            raise ValueError(f"upper total {self.upper_total} cannot be made with the used upper "
+                             f"boxes ({', '.join(upper_used) or 'none'})")
+        last = rules.rolls_per_turn - 1
+        if not isinstance(self.rolls_left, (int, np.integer)) or not 0 <= self.rolls_left <= last:
+            raise ValueError(f"rolls_left counts the rerolls still allowed: 0..{last}, "
+                             f"got {self.rolls_left!r}")
+        if self.yahtzee_bonus:
+            if not rules.tracks_yahtzee_bonus:
+                raise ValueError(f"rules {rules.name!r} have no Yahtzee bonus to flag")
+            if rules.yahtzee_box not in self.used:
+                raise ValueError(f"the Yahtzee bonus flag needs the {rules.yahtzee_box!r} box used "
+                                 "(holding 50)")
+
+    # -- what the solver's tables are indexed by
+    @property
+    def mask(self) -> int:
+        return sum(1 << self.rules.box_index(name) for name in self.used)
+
+    @property
+    def upper(self) -> int:
+        """The upper total capped as the state space stores it."""
+        return min(self.upper_total, self.rules.upper_cap)
+
+    @property
+    def flag(self) -> int:
+        return int(self.yahtzee_bonus)
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return counts_of(self.dice, self.rules.faces)
+
+    @property
+    def roll(self) -> int:
+        return self.rules.dice.roll_index[self.counts]
+
+    def state(self, space: StateSpace | None = None) -> int:
+        return int((space or StateSpace(self.rules)).index(self.mask, self.upper, self.flag))
+
+    # -- stepping forward
+    def scored(self, box: str) -> Scored:
+        """What scoring these dice in `box` does now (`turn.score_box`); ValueError if the box is
+        used or not allowed."""
+        s = score_box(StateSpace(self.rules), self.state(), self.roll, self.rules.box_index(box))
+        if not s.allowed:
+            why = "already used" if box in self.used else "not allowed by the joker rule"
+            raise ValueError(f"box {box!r} is {why}; allowed now: {', '.join(self.box_points())}")
+        return s
+
+    def box_points(self) -> dict[str, int]:
+        """Points each allowed box gives these dice now (box, joker, upper and Yahtzee bonus)."""
+        s = score_box(StateSpace(self.rules), self.state(), self.roll, np.arange(self.rules.n_boxes))
+        return {name: int(p) for name, p, ok in zip(self.rules.box_names, s.points, s.allowed) if ok}
+
+    def points(self, box: str) -> int:
+        """Points scoring these dice in `box` gives now; ValueError if the box is not allowed."""
+        return int(self.scored(box).points)
+
+    def keep(self, kept, rolled=None, rng: np.random.Generator | None = None) -> "Position":
+        """Keep some dice and reroll the rest: `rolled` gives the new dice, else `rng` draws them."""
+        kept = parse_dice(kept, self.rules.faces)
+        if not all(isinstance(d, (int, np.integer)) and 1 <= d <= self.rules.faces for d in kept):
+            raise ValueError(f"kept must be dice 1..{self.rules.faces}, got {list(kept)[:10]}")
+        if self.rolls_left == 0:
+            raise ValueError("no rerolls left: score a box instead")
+        if any(c > have for c, have in zip(counts_of(kept, self.rules.faces), self.counts)):
+            raise ValueError(f"cannot keep {list(kept)}: the dice are {list(self.dice)}")
+        free = self.rules.n_dice - len(kept)
+        if rolled is None:
+            rolled = _draw(free, self.rules.faces, rng)
+        rolled = parse_dice(rolled, self.rules.faces)
+        if len(rolled) != free:
+            raise ValueError(f"keeping {len(kept)} dice rerolls {free}, got {len(rolled)} new dice")
+        return Position(self.rules, self.used, self.upper_total, kept + rolled, self.rolls_left - 1,
+                        self.yahtzee_bonus)
+
+    def score(self, box: str, next_dice=None, rng: np.random.Generator | None = None) -> "Position | None":
+        """Score the dice in `box`; the next turn's first roll (given or drawn), None if the card is full."""
+        rules, s = self.rules, self.scored(box)     # ValueError unless allowed
+        upper_total = self.upper_total + (int(s.box_points) if rules.boxes[rules.box_index(box)].is_upper else 0)
+        flag = bool(StateSpace(rules).decode(s.next_state)[2])
+        used = self.used | {box}
+        if len(used) == rules.n_boxes:
+            return None
+        dice = _draw(rules.n_dice, rules.faces, rng) if next_dice is None else next_dice
+        return Position(rules, used, upper_total, parse_dice(dice, rules.faces),
+                        rules.rolls_per_turn - 1, flag)
+
+    def __str__(self) -> str:
+        used = ", ".join(n for n in self.rules.box_names if n in self.used) or "none"
+        bonus = ", Yahtzee bonus on" if self.yahtzee_bonus else ""
+        return (f"{self.rules.name}: dice {' '.join(map(str, self.dice))}, {self.rolls_left} rerolls left; "
+                f"used: {used}; upper total {self.upper_total}{bonus}")
+
+
+def _draw(n: int, faces: int, rng) -> tuple[int, ...]:
+    rng = np.random.default_rng() if rng is None else rng
+    return tuple(sorted(int(d) for d in rng.integers(1, faces + 1, size=n)))

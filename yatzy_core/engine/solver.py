@@ -1,0 +1,189 @@
+"""Backward induction over turn states: the optimal expected score of a rule set.
+
+Layers are processed from the full card (worth 0 more points) back to the empty one; within a
+layer every reachable state depends only on later layers, so a layer is solved as one block.
+The one inner loop is `kernel.solve_layer` (compiled, one call per layer); `turn.turn_values` is the same computation
+in plain numpy, kept as the readable reference and selectable with backend="numpy".
+"""
+from __future__ import annotations
+
+import os
+import time
+import warnings
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ..game.rules import Rules, get_rules
+from ..game.states import StateSpace, memory_estimate
+
+__all__ = ["Solution", "solve", "compile_kernel", "SolveWarning", "available_memory"]
+
+LOUD_BYTES = 1 << 30   # a solve needing more than this says so first (its states and memory)
+
+
+class SolveWarning(UserWarning):
+    """A solve large enough to take minutes and gigabytes (told before it starts)."""
+
+NUMPY_BLOCK = 1024  # numpy works on (462, block) arrays that should stay in cache
+
+
+@dataclass
+class Solution:
+    """The value (expected points still to come) of every turn state of one rule set, and, when
+    computed, the second moment of those points under the optimal policy."""
+
+    rules: Rules
+    values: np.ndarray
+    seconds: float = 0.0
+    second: np.ndarray | None = None
+    space: StateSpace = field(init=False, repr=False)
+
+    def __post_init__(self):
+        self.space = StateSpace(self.rules)
+
+    @property
+    def expected_score(self) -> float:
+        """Optimal expected final score from the empty score card."""
+        return float(self.values[self.space.index(0, 0, 0)])
+
+    @property
+    def std(self) -> float:
+        """Exact standard deviation of the final score under optimal play (no simulation); the
+        first call on a values-only solution runs the moments pass (about a values solve)."""
+        if self.second is None:
+            # the pass recomputes the same values into the same array (no second copy)
+            self.second = _backward(self.rules, self.space, self.values, True, False)[1]
+        start = self.space.index(0, 0, 0)
+        return float(np.sqrt(float(self.second[start]) - float(self.values[start]) ** 2))
+
+    def value(self, mask: int, upper: int = 0, flag: int = 0) -> float:
+        """Expected points still to come from the start of a turn in this state; ValueError for
+        a state no game reaches (its table entry is a meaningless 0)."""
+        rules, space = self.rules, self.space
+        for name, v in (("mask", mask), ("upper", upper), ("flag", flag)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"{name} must be a whole number, got {v!r}")
+        most = sum(b.face * rules.n_dice for i, b in enumerate(rules.boxes) if b.is_upper and mask >> i & 1)
+        if not (0 <= mask < 1 << rules.n_boxes and 0 <= upper <= most and 0 <= flag < space.n_flags
+                and space.reachable[space.index(mask, min(upper, rules.upper_cap), flag)]):
+            raise ValueError(f"no game of {rules.name!r} reaches mask={mask}, upper={upper}, flag={flag}")
+        return float(self.values[space.index(mask, min(upper, rules.upper_cap), flag)])
+
+
+def solve(rules: str | Rules, progress=True, backend: str = "numba",
+          moments: bool = False, dtype=np.float64) -> Solution:
+    """Solve a rule set by backward induction over its distinct reachable turn states.
+
+    Values only by default. With moments (numba backend only) the second moment of the points to
+    come is carried along the optimal policy too, which gives `Solution.std`. progress: True
+    shows a tqdm bar, or pass your own (a widget's; see `_bar`). dtype=np.float32
+    stores the tables in half the memory (for six dice; the kernel still computes in float64).
+    """
+    rules = get_rules(rules)
+    if backend not in ("numba", "numpy"):
+        raise ValueError(f"unknown backend {backend!r}; choose 'numba' or 'numpy'")
+    if moments and backend != "numba":
+        raise ValueError("moments=True needs backend='numba'")
+    space = StateSpace(rules)
+    check_memory(space, moments, np.dtype(dtype).itemsize if backend == "numba" else 8)
+    start = time.perf_counter()
+    if backend == "numpy":
+        values, second = _backward_numpy(space, progress), None
+    else:
+        if np.dtype(dtype) not in (np.float64, np.float32):
+            raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
+        values, second = _backward(rules, space, np.zeros(space.size, dtype), moments, progress)
+    return Solution(rules, values, time.perf_counter() - start, second)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory a new allocation can get now: MemAvailable of /proc/meminfo (Linux),
+    else the machine's physical memory, else None (unknown: nothing is refused)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def check_memory(space: StateSpace, moments: bool, itemsize: int) -> None:
+    """Refuse a solve that cannot fit in memory (it would swap or be killed after minutes),
+    and announce one above LOUD_BYTES: a tiny rule file can ask for gigabytes."""
+    need, free = memory_estimate(space, moments, itemsize), available_memory()
+    what = f"rules {space.rules.name!r}: {space.size:,} states need about {need / 1e9:.1f} GB"
+    if free is not None and need > free:
+        raise ValueError(f"{what} of memory, but only {free / 1e9:.1f} GB is available; use "
+                         "fewer boxes or a lower upper_bonus_threshold")
+    if need > LOUD_BYTES:
+        warnings.warn(f"solving {what} of memory", SolveWarning, stacklevel=3)
+
+
+def _layers(space: StateSpace, progress: bool, what: str, block: int = 1 << 20):
+    """Blocks of each layer's reachable states, from the full card back, with a progress bar:
+    the states, the distinct ones among them (which the solver solves; each stands for itself)
+    and each state's representative."""
+    total = int(space.reachable.sum() - space.reachable.reshape(1 << space.n_boxes, -1)[-1].sum())
+    with _bar(progress, total, f"{what} {space.rules.name}") as bar:
+        for k in reversed(range(space.n_boxes)):
+            for states in space.layer_blocks(k, block):
+                representatives = space.representatives(states)
+                yield states, states[representatives == states], representatives
+                bar.update(len(states))
+
+
+def _bar(progress, total: int, desc: str):
+    """A tqdm bar (shown when progress is true), or the caller's own bar, anything with tqdm's
+    reset(total) and update(n), reset to this solve: a widget can show it, and its update may
+    raise to stop the solve between blocks."""
+    if hasattr(progress, "update"):
+        progress.reset(total=total)
+        return nullcontext(progress)
+    return tqdm(total=total, desc=desc, unit="state", disable=not progress, leave=False)
+
+
+def _backward(rules, space, values, moments, progress):
+    """Values (and second moments) of every reachable state, by the compiled kernel."""
+    from .compiled.kernel import lane_groups, solve_layer, tables
+
+    t = tables(rules)
+    second = np.zeros(space.size, values.dtype) if moments else None
+    for layer, distinct, representatives in _layers(space, progress, "moments" if moments else "solving"):
+        solve_layer(t, lane_groups(space, distinct), values, second)
+        values[layer] = values[representatives]
+        if moments:
+            second[layer] = second[representatives]
+    return values, second
+
+
+def _backward_numpy(space, progress):
+    """The same values by `turn.turn_values`, the readable reference, in blocks of states."""
+    from .turn import turn_values
+
+    values = np.zeros(space.size)
+    for layer, distinct, representatives in _layers(space, progress, "solving"):
+        for i in range(0, len(distinct), NUMPY_BLOCK):
+            block = distinct[i:i + NUMPY_BLOCK]
+            values[block] = turn_values(space, values, block)
+        values[layer] = values[representatives]
+    return values
+
+
+def compile_kernel() -> float:
+    """Compile the kernel, or load it from numba's disk cache, by solving a two-box game (values
+    and moments); returns the seconds it took. `python -m yatzy_core.warmup` runs it, so that an
+    install can pay for the compilation once, ahead of the first real solve."""
+    tiny = get_rules("yatzy")
+    tiny = tiny.with_(name="compile", boxes=tiny.boxes[:2])
+    start = time.perf_counter()
+    solve(tiny, progress=False, moments=True)
+    return time.perf_counter() - start
+

@@ -1,0 +1,341 @@
+"""Playing to reach a target: V(s, n), the best probability of gaining at least n more points.
+
+The mean needs no memory of the points so far: a point is worth a point whenever it comes. A
+target does: with 187 points and 260 to reach, the state must say "73 still needed". So the
+state is augmented with n, and one backward pass computes every n = 0 .. n_max at once:
+
+    V(full card, n) = [n <= 0]        V(s, n) = E_turn max_choice V(next, n - points now)
+
+n <= 0 is certain (V = 1) and n above the most a state can still gain is impossible (V = 0):
+only the band 1 .. min(n_max, most) of each state is stored and computed (`bands`). The
+choices are per n; the turn engine makes them from these values (`turn.AtLeast`).
+
+Exponential utility needs no augmentation (exp(theta (a + b)) = exp(theta a) exp(theta b)):
+`solve_risk` is a values-like pass, reported as a certainty equivalent in points.
+
+>>> t = solve_targets("yahtzee-no-bonus", 10, within=(1 << 13) - 2)   # only ones open
+>>> [round(float(p), 4) for p in t.vector(t.space.index((1 << 13) - 2, 0))[:4]]
+[1.0, 0.9351, 0.6988, 0.3548]
+>>> round(1 - (5 / 6) ** 15, 4)          # at least one 1 among 15 dice thrown
+0.9351
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..game.checks import whole_number
+from ..engine.cache import CacheError, cache_path, cached, layout_digest, read_trusted, write_trusted
+from ..engine.compiled.kernel import Tables, vectorizing, tables
+from ..game.rules import Rules, get_rules
+from ..game.states import StateSpace
+from ..engine.compiled.target_kernel import CHUNK, solve_states
+from ..engine.turn import ExpUtility
+
+__all__ = ["N_MAX", "Targets", "bands", "max_total", "table_cap", "solve_targets", "target_table", "solve_risk",
+           "risk_table", "theta_range", "check_theta", "certainty_equivalent", "cached_caps"]
+
+FORMAT = 2
+N_MAX = {"yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374}   # default caps (n_max)
+
+
+@lru_cache(maxsize=None)
+def _box_max(rules: Rules) -> np.ndarray:
+    """Most points each box can give one roll (normal or joker score)."""
+    return np.maximum(rules.score_table, rules.joker_table).max(axis=0).astype(np.int64)
+
+
+def most_gain(space: StateSpace, states) -> np.ndarray:
+    """An upper bound on the points still to come from each state (exact where boxes' maxima
+    can all be reached): open boxes' maxima, the upper bonus if still reachable, and a Yahtzee
+    bonus per other open box while a Yahtzee can still earn one."""
+    rules = space.rules
+    mask, upper, flag = space.decode(np.asarray(states, dtype=np.int64))
+    open_ = (mask[:, None] >> np.arange(rules.n_boxes)) & 1 == 0
+    most = (open_ * _box_max(rules)).sum(axis=1)
+    if rules.tracks_upper:
+        reach = (upper < rules.upper_bonus_threshold) & (upper + space.upper_room[mask] >= rules.upper_bonus_threshold)
+        most += np.where(reach, rules.upper_bonus, 0)
+    if rules.tracks_yahtzee_bonus:
+        yi = rules.yahtzee_index
+        alive = (flag == 1) | open_[:, yi]
+        most += np.where(alive, rules.yahtzee_bonus * (open_.sum(axis=1) - open_[:, yi]), 0)
+    return most
+
+
+@lru_cache(maxsize=None)
+def max_total(rules: Rules) -> int:
+    """An upper bound on any game's final total (`most_gain` of the empty card): no goal
+    above it can be reached, and exp(theta * points) is bounded by it."""
+    space = StateSpace(rules)
+    return int(most_gain(space, [space.index(0, 0, 0)])[0])
+
+
+def bands(space: StateSpace, n_max: int, states) -> np.ndarray:
+    """How many n (1 .. band) each state needs computed: V(s, n) = 0 above the most it can gain."""
+    return np.minimum(most_gain(space, states), n_max)
+
+
+def _pad(t: Tables) -> int:
+    """Most points one box gives outside the pre-shifted upper rows (lower box, joker, bonus)."""
+    return int(max(t.score.max(), t.joker.max()) + t.settings.yahtzee_bonus)
+
+
+@dataclass
+class Targets:
+    """V(s, n) for every reachable state s and n = 0 .. n_max, stored as bands."""
+
+    rules: Rules
+    n_max: int
+    band: np.ndarray        # (space.size,) n computed per state (0: unreached, or nothing to gain)
+    offset: np.ndarray      # (space.size,) where V(s, 1) is in data
+    data: np.ndarray
+    seconds: float = 0.0
+    space: StateSpace = field(init=False, repr=False)
+
+    def __post_init__(self):
+        self.space = StateSpace(self.rules)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """As a (states, n_max + 1) array, so the turn engine can index it like values."""
+        return (self.space.size, self.n_max + 1)
+
+    def __getitem__(self, states) -> np.ndarray:
+        """Dense V(s, 0 .. n_max) of an array of states: shape states.shape + (n_max + 1,)."""
+        states = np.asarray(states, dtype=np.int64)
+        flat = states.reshape(-1)
+        n = np.arange(1, self.n_max + 1)
+        hi = self.band[flat][:, None]
+        at = np.where(n <= hi, self.offset[flat][:, None] + n - 1, 0)
+        out = np.where(n <= hi, self.data[at], 0.0).astype(np.float64)
+        return np.concatenate([np.ones((len(flat), 1)), out], axis=1).reshape(states.shape + (-1,))
+
+    def vector(self, state: int) -> np.ndarray:
+        """V(state, n) for n = 0 .. n_max."""
+        return self[np.array([state])][0]
+
+    def p_at_least(self, target: int, state: int | None = None) -> float:
+        """Best P(points still to come >= target) from `state` (default: the empty card); 0
+        for a target above the most the state can still gain, whatever n_max."""
+        state = self.space.index(0, 0, 0) if state is None else state
+        if not 0 <= target <= self.n_max:
+            if target > self.n_max and target > most_gain(self.space, [state])[0]:
+                return 0.0
+            raise ValueError(f"target must be 0..{self.n_max}, got {target}")
+        return float(self.vector(state)[target])
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.data.nbytes)
+
+
+def _layers(space: StateSpace, within: int):
+    """Each layer (full card first): its reachable states with `within` used, the distinct
+    ones and each one's representative."""
+    for k in reversed(range(space.n_boxes + 1)):
+        layer = space.layer(k)
+        layer = layer[(space.decode(layer)[0] & within) == within]
+        reps = space.representatives(layer)
+        yield layer, layer[reps == layer], reps
+
+
+def _layout(space: StateSpace, n_max: int, within: int):
+    """The layers, each state's band and where it starts in the data (distinct states own
+    storage; the others are pointed at their representative's once it is solved)."""
+    band = np.zeros(space.size, dtype=np.int64)
+    offset = np.zeros(space.size, dtype=np.int64)
+    layers = list(_layers(space, within))
+    used = 0
+    for _, distinct, _ in layers:
+        band[distinct] = bands(space, n_max, distinct)
+        offset[distinct] = used + np.cumsum(band[distinct]) - band[distinct]
+        used += int(band[distinct].sum())
+    return layers, band, offset, used
+
+
+def _run(t: Tables, space, states, data, offset, band, pad, risk, weight):
+    with vectorizing():
+        solve_states(states, data, offset, band, t.settings, pad, t.score, t.joker, t.face_of_box,
+                     t.kind_face, t.add_die, t.sub, t.n_sub, t.first_roll, t.points, t.row_of,
+                     t.zero_row, t.scoring, t.n_scoring, risk, weight)
+
+
+def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
+                  dtype=np.float64) -> Targets:
+    """V(s, n) for n = 0 .. n_max by one backward pass (compiled, vectorised over n).
+
+    `within`: solve only the states whose used boxes include these (the subgame of a late
+    position). dtype float32 halves the table and the time, to about 1e-6."""
+    rules = get_rules(rules)
+    n_max = N_MAX.get(rules.name, 400) if n_max is None else n_max
+    whole_number("n_max", n_max)
+    space, t = StateSpace(rules), tables(rules)
+    start = time.perf_counter()
+    layers, band, offset, used = _layout(space, n_max, within)
+    data = np.zeros(max(used, 1), dtype=dtype)
+    for layer, distinct, reps in layers:
+        _run(t, space, distinct, data, offset, band, _pad(t), False, np.ones((1, 1)))
+        band[layer], offset[layer] = band[reps], offset[reps]
+    return Targets(rules, int(n_max), band, offset, data, time.perf_counter() - start)
+
+
+def _save(targets: Targets, path) -> None:
+    write_trusted(path, targets.rules, targets.data, FORMAT, seconds=targets.seconds,
+                  n_max=targets.n_max, dtype=str(targets.data.dtype),
+                  layout=layout_digest(targets.space))
+
+
+def _load(path, rules: Rules, n_max: int) -> Targets:
+    space = StateSpace(rules)
+    fields = read_trusted(path, rules, FORMAT, layout_digest(space))
+    if int(fields["n_max"]) != n_max:
+        raise CacheError(f"{path} holds targets up to {int(fields['n_max'])}, not {n_max}")
+    layers, band, offset, used = _layout(space, n_max, 0)
+    for layer, _, reps in layers:
+        band[layer], offset[layer] = band[reps], offset[reps]
+    data = fields["numbers"].astype(str(fields["dtype"]))
+    if len(data) != max(used, 1):
+        raise CacheError(f"{path} is damaged (holds {len(data)} numbers, {used} expected)")
+    return Targets(rules, n_max, band, offset, data, float(fields["seconds"]))
+
+
+def table_cap(rules: Rules, n_max: int) -> int:
+    """The n_max a whole table answering `n_max` is solved to: the default cap, or past it every
+    reachable total, so that one table (two at most) serves every goal of a rule set."""
+    top = max_total(rules)
+    default = min(N_MAX.get(rules.name, 400), top)
+    return default if n_max <= default else top
+
+
+def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool = True,
+                 dtype=np.float32) -> Targets:
+    """A whole table of a rule set that answers every target up to `n_max`: the smallest cached
+    one that does, else one solved to `table_cap` (and cached), never past `max_total`."""
+    rules = get_rules(rules)
+    n_max = N_MAX.get(rules.name, 400) if n_max is None else whole_number("n_max", n_max)
+    n_max = min(n_max, max_total(rules))
+    if not use_cache:
+        return solve_targets(rules, n_max, dtype=dtype)
+    cap = next((c for c in cached_caps(rules, dtype) if c >= n_max), table_cap(rules, n_max))
+    make = lambda: solve_targets(rules, cap, dtype=dtype)  # noqa: E731
+    path = cache_path(rules, f"targets-{cap}-{np.dtype(dtype).name}")
+    try:                                   # the file read last, unchanged since: no second read
+        stat = path.stat()
+        key = (str(path), stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        key = None
+    if key is not None and _LAST_READ.get("key") == key:
+        return _LAST_READ["table"]
+    table = cached(path, lambda p: _load(p, rules, cap), make, _save)
+    if key is not None:
+        _LAST_READ.update(key=key, table=table)
+    return table
+
+
+_LAST_READ: dict = {}   # the whole table read last (a widget asks again on every change)
+
+
+def cached_caps(rules: str | Rules, dtype=np.float32) -> list[int]:
+    """The n_max of every target table of these rules in the cache, smallest first (a file is
+    only trusted when it is read: `target_table`)."""
+    rules = get_rules(rules)
+    probe = cache_path(rules, f"targets-0-{np.dtype(dtype).name}")
+    head, tail = probe.name.split("-targets-0-")
+    caps = []
+    for path in probe.parent.glob(f"{head}-targets-*-{tail}"):
+        middle = path.name[len(head) + len("-targets-"):-len(tail) - 1]
+        if middle.isdigit():
+            caps.append(int(middle))
+    return sorted(caps)
+
+
+# ---- exponential utility -------------------------------------------------------------------------
+
+def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
+    """(space.size, len(thetas)) best E[sign(theta) exp(theta * points still to come)] of every
+    state (whose used boxes include `within`), one lane per theta (no augmentation: utility is
+    multiplicative). Each theta within `theta_range`: the values are then finite, normal
+    numbers. Plain maxima: only the value is kept, so ties need no rule here."""
+    rules = get_rules(rules)
+    thetas = np.array([check_theta(t, rules) for t in np.atleast_1d(thetas).tolist()], dtype=np.float64)
+    n_thetas = len(thetas)
+    thetas = np.r_[thetas, np.repeat(thetas[-1], -n_thetas % CHUNK)]   # whole chunks of lanes
+    space, t = StateSpace(rules), tables(rules)
+    most = int(_pad(t) + t.settings.upper_bonus + t.score.max() + 1)
+    points = np.minimum(np.arange(most + 1), max_total(rules))   # rows past any game's total: unused
+    weight = np.exp(points[:, None] * thetas[None, :])
+    data = np.zeros(space.size * len(thetas))
+    offset = np.arange(space.size, dtype=np.int64) * len(thetas)
+    band = np.full(space.size, len(thetas), dtype=np.int64)
+    for layer, distinct, reps in _layers(space, within):
+        if len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes:
+            data.reshape(space.size, -1)[layer] = np.sign(thetas)
+            continue
+        _run(t, space, distinct, data, offset, band, 0, True, weight)
+        data.reshape(space.size, -1)[layer] = data.reshape(space.size, -1)[reps]
+    return data.reshape(space.size, -1)[:, :n_thetas]
+
+
+THETA_MIN = 1e-7     # CE error ~ (relative error of U, ~1e-15 measured on yahtzee) / |theta|: 1e-8 here
+EXP_LIMIT = 700.0    # |theta| * max_total at most this: exp(theta * points) stays finite and normal
+
+
+def theta_range(rules: str | Rules) -> tuple[float, float]:
+    """(least, most) |theta| whose certainty equivalents these rules' points let float64
+    compute to about 1e-6 points: not lost in rounding, exp(theta * max_total) representable."""
+    return THETA_MIN, EXP_LIMIT / max(max_total(get_rules(rules)), 1)
+
+
+def check_theta(theta, rules: str | Rules) -> float:
+    """theta as a float; ValueError naming it and the range allowed for `rules` unless it is a
+    finite number within `theta_range` either side of 0."""
+    lo, hi = theta_range(rules)
+    if isinstance(theta, bool) or not isinstance(theta, (int, float, np.integer, np.floating)) \
+            or not (np.isfinite(theta) and lo <= abs(theta) <= hi):
+        raise ValueError(f"theta must be a number with {lo:g} <= |theta| <= {hi:.4g} for these rules "
+                         f"(at most {max_total(get_rules(rules)):,} points; 0 is the mean), got {theta!r}")
+    return float(theta)
+
+
+def _risk_kind(theta: float) -> str:
+    """The cache-file kind of one theta: sign as a letter, since '-' and '+' both become '-'."""
+    return f"risk-{'n' if theta < 0 else 'p'}{abs(theta):.12g}"
+
+
+def risk_table(rules: str | Rules, theta: float, use_cache: bool = True) -> np.ndarray:
+    """(space.size,) utilities of every state for one theta (`solve_risk`), from the cache when a
+    trustworthy file is there: a whole game costs seconds per theta, a cached table a read.
+
+    >>> _risk_kind(-0.05), _risk_kind(0.05)
+    ('risk-n0.05', 'risk-p0.05')
+    """
+    rules = get_rules(rules)
+    theta = check_theta(theta, rules)
+    make = lambda: solve_risk(rules, [theta])[:, 0]  # noqa: E731
+    if not use_cache:
+        return make()
+    space = StateSpace(rules)
+
+    def load(path):
+        fields = read_trusted(path, rules, FORMAT, layout_digest(space))
+        if float(fields["theta"]) != theta or fields["numbers"].shape != (space.size,):
+            raise CacheError(f"{path} holds another theta or size")
+        return fields["numbers"]
+
+    def save(utilities, path):
+        write_trusted(path, rules, utilities, FORMAT, theta=theta, layout=layout_digest(space))
+    return cached(cache_path(rules, _risk_kind(theta)), load, make, save)
+
+
+def certainty_equivalent(utility, theta) -> np.ndarray:
+    """Points a sure gain would need to be worth the same: log(sign(theta) * U) / theta
+    (-inf for a choice not allowed, U = -inf).
+
+    >>> float(certainty_equivalent(-np.exp(-0.5 * 10.0), -0.5))
+    10.0
+    """
+    return ExpUtility(np.asarray(theta, dtype=np.float64)).certainty(utility)

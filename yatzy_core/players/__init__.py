@@ -1,0 +1,1 @@
+"""Players and many games: strategies, planners, rules of thumb, simulation, the comparison study."""
