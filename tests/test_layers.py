@@ -24,7 +24,7 @@ LAYERS = [
     ["kernel"],
     ["target_kernel"],
     ["solver"],
-    ["cache"],
+    ["cache", "warmup"],                          # warmup: `python -m yatzy_core.warmup`
     ["solutions", "targets"],
     ["subgame"],                                  # the rest of a game as a rule set
     ["outcomes"],                                 # the engine's turn outcomes, compiled
