@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[notebooks]"
-.venv/bin/python -m yatzy_core.warmup          # compile ahead: later first solves load it from disk
+.venv/bin/python -m pip install -q ".[notebooks]"   # a plain install: an editable one makes setuptools warn
+.venv/bin/python -P -m yatzy_core.warmup       # the installed copy (-P: not ./yatzy_core), compiled ahead
 for rules in yahtzee yahtzee-verhoeff yahtzee-no-bonus yatzy yatzy-thesis; do
     echo "== $rules"
     .venv/bin/yatzy solve --rules "$rules"
