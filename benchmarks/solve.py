@@ -45,8 +45,7 @@ def useful_flops(name) -> float:
     per distinct state, each reroll stage averages every smaller keeper over its faces and takes
     the max over each keeper's distinct children; the last roll does an add and a max for every
     (roll, open box) pair it visits; the first roll is a dot product."""
-    rules, space, t = get_rules(name), StateSpace(get_rules(name)), tables(get_rules(name))
-    s = t.settings
+    rules, space, (s, t) = get_rules(name), StateSpace(get_rules(name)), tables(get_rules(name))
     reach = np.flatnonzero(space.reachable)
     distinct = reach[space.representatives(reach) == reach]
     masks = space.decode(distinct)[0]

@@ -15,7 +15,7 @@ FIELDS = ("box", "points", "upper_bonus", "yahtzee_bonus", "next_state")
 
 def assert_same(space, values, states):
     want = policy.turn_outcomes(space, values, states)
-    got = outcomes.turn_outcomes(space, values, states)
+    got = outcomes.compiled_turn_outcomes(space, values, states)
     for name in FIELDS:
         assert np.array_equal(getattr(got, name), getattr(want, name)), name
     assert np.abs(got.prob - want.prob).max() <= 1e-12
@@ -90,7 +90,7 @@ def test_probabilities_sum_to_one_and_reproduce_the_values(solutions):
     solution = solutions("yatzy")
     space = solution.space
     states = sample(space, 40, 5)
-    o = outcomes.turn_outcomes(space, solution.values, states)
+    o = outcomes.compiled_turn_outcomes(space, solution.values, states)
     assert np.allclose(o.prob.sum(axis=0), 1, atol=1e-12)
     expected = (o.prob * (o.points + solution.values[o.next_state])).sum(axis=0)
     assert np.allclose(expected, solution.values[states], atol=1e-9)

@@ -29,7 +29,7 @@ def add_distribution_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def summary(play, rules) -> dict:
+def figures(play, rules) -> dict:
     """The figures the command prints, from an `OptimalPlay`.
 
     >>> from yatzy_core.objectives.distribution import OptimalPlay, ScoreDistribution
@@ -37,7 +37,7 @@ def summary(play, rules) -> dict:
     >>> import numpy as np
     >>> play = OptimalPlay("yatzy", {}, {"upper_bonus": 0.5, "n_of_a_kind": 0.25},
     ...                    ScoreDistribution("yatzy", np.r_[np.zeros(200), 0.5, np.zeros(99), 0.5]))
-    >>> s = summary(play, get_rules("yatzy"))
+    >>> s = figures(play, get_rules("yatzy"))
     >>> s["mean"], s["quantiles"]["50"], s["p_at_least"]["250"], s["n_of_a_kind_box"]
     (250.0, 200, 0.5, 'yatzy')
     """
@@ -61,7 +61,7 @@ def run_distribution(args) -> int:
 
     rules = get_rules(args.rules)
     play = optimal_play(rules, use_cache=not args.no_cache, progress=not args.json)
-    s = summary(play, rules)
+    s = figures(play, rules)
     if args.json:
         print(json.dumps({**s, "pmf": play.distribution.probabilities.tolist()}))
         return 0

@@ -154,10 +154,10 @@ def _backward(rules, space, values, moments, progress):
     """Values (and second moments) of every reachable state, by the compiled kernel."""
     from .compiled.kernel import lane_groups, solve_layer, tables
 
-    t = tables(rules)
+    settings, t = tables(rules)
     second = np.zeros(space.size, values.dtype) if moments else None
     for layer, distinct, representatives in _layers(space, progress, "moments" if moments else "solving"):
-        solve_layer(t, lane_groups(space, distinct), values, second)
+        solve_layer(settings, t, lane_groups(space, distinct), values, second)
         values[layer] = values[representatives]
         if moments:
             second[layer] = second[representatives]

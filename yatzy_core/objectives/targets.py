@@ -29,7 +29,7 @@ import numpy as np
 
 from ..game.checks import whole_number
 from ..engine.cache import CacheError, cache_path, cached, layout_digest, read_trusted, write_trusted
-from ..engine.compiled.kernel import Tables, vectorizing, tables
+from ..engine.compiled.kernel import Settings, Tables, vectorizing, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from ..engine.compiled.target_kernel import CHUNK, solve_states
@@ -79,9 +79,9 @@ def bands(space: StateSpace, n_max: int, states) -> np.ndarray:
     return np.minimum(most_gain(space, states), n_max)
 
 
-def _pad(t: Tables) -> int:
+def _pad(s: Settings, t: Tables) -> int:
     """Most points one box gives outside the pre-shifted upper rows (lower box, joker, bonus)."""
-    return int(max(t.score.max(), t.joker.max()) + t.settings.yahtzee_bonus)
+    return int(max(t.score.max(), t.joker.max()) + s.yahtzee_bonus)
 
 
 @dataclass
@@ -157,11 +157,9 @@ def _layout(space: StateSpace, n_max: int, within: int):
     return layers, band, offset, used
 
 
-def _run(t: Tables, space, states, data, offset, band, pad, risk, weight):
+def _run(s: Settings, t: Tables, states, data, offset, band, pad, risk, weight):
     with vectorizing():
-        solve_states(states, data, offset, band, t.settings, pad, t.score, t.joker, t.face_of_box,
-                     t.kind_face, t.add_die, t.sub, t.n_sub, t.first_roll, t.points, t.row_of,
-                     t.zero_row, t.scoring, t.n_scoring, risk, weight)
+        solve_states(states, data, offset, band, s, t, pad, risk, weight)
 
 
 def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
@@ -173,12 +171,12 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     rules = get_rules(rules)
     n_max = N_MAX.get(rules.name, 400) if n_max is None else n_max
     whole_number("n_max", n_max)
-    space, t = StateSpace(rules), tables(rules)
+    space, (s, t) = StateSpace(rules), tables(rules)
     start = time.perf_counter()
     layers, band, offset, used = _layout(space, n_max, within)
     data = np.zeros(max(used, 1), dtype=dtype)
     for layer, distinct, reps in layers:
-        _run(t, space, distinct, data, offset, band, _pad(t), False, np.ones((1, 1)))
+        _run(s, t, distinct, data, offset, band, _pad(s, t), False, np.ones((1, 1)))
         band[layer], offset[layer] = band[reps], offset[reps]
     return Targets(rules, int(n_max), band, offset, data, time.perf_counter() - start)
 
@@ -264,8 +262,8 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
     thetas = np.array([check_theta(t, rules) for t in np.atleast_1d(thetas).tolist()], dtype=np.float64)
     n_thetas = len(thetas)
     thetas = np.r_[thetas, np.repeat(thetas[-1], -n_thetas % CHUNK)]   # whole chunks of lanes
-    space, t = StateSpace(rules), tables(rules)
-    most = int(_pad(t) + t.settings.upper_bonus + t.score.max() + 1)
+    space, (s, t) = StateSpace(rules), tables(rules)
+    most = int(_pad(s, t) + s.upper_bonus + t.score.max() + 1)
     points = np.minimum(np.arange(most + 1), max_total(rules))   # rows past any game's total: unused
     weight = np.exp(points[:, None] * thetas[None, :])
     data = np.zeros(space.size * len(thetas))
@@ -275,7 +273,7 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
         if len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes:
             data.reshape(space.size, -1)[layer] = np.sign(thetas)
             continue
-        _run(t, space, distinct, data, offset, band, 0, True, weight)
+        _run(s, t, distinct, data, offset, band, 0, True, weight)
         data.reshape(space.size, -1)[layer] = data.reshape(space.size, -1)[reps]
     return data.reshape(space.size, -1)[:, :n_thetas]
 

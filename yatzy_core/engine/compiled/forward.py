@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from .kernel import LANES, vectorizing, lane_groups
-from .outcomes import _idx, group_outcomes, last_roll_outcomes, scratch, turn_tables
+from .kernel import LANES, lane_groups, tables, vectorizing
+from .outcomes import _idx, group_outcomes, last_roll_outcomes, scratch
 from ..solver import Solution
 
 __all__ = ["Rows", "push_layers", "start_rows"]
@@ -71,7 +71,7 @@ def push_layers(solution: Solution, rows: Rows, kind_box: int, with_points: bool
     """Push `rows` (all in one layer) to the full card. Returns the final rows, the totals and
     the probability of every state (its representative's, as pushed)."""
     space, values = solution.space, solution.values
-    s, t = turn_tables(space.rules)
+    s, t = tables(space.rules)
     room = space.upper_room
     n_boxes = space.n_boxes
     totals = Totals(np.zeros(n_boxes), np.zeros(4))

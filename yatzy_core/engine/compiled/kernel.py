@@ -17,7 +17,7 @@ under the documented tie rule (`turn.TIE`), which gives the exact standard devia
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -54,11 +54,11 @@ class Settings(NamedTuple):
     forced_order: int     # 1: only the first open box in card order may be filled
 
 
-@dataclass(frozen=True)
-class Tables:
-    """Everything the kernel reads about the rules and the dice, as plain arrays."""
+class Tables(NamedTuple):
+    """Everything the kernels read about the rules and the dice, as plain arrays: one tuple that
+    every compiled kernel takes whole (numba reads its fields as a struct's). Only arrays: numba's
+    parallel loops cannot take a tuple that holds another one, so `Settings` travel beside it."""
 
-    settings: Settings
     score: np.ndarray        # (R, B) float64 normal scores
     joker: np.ndarray        # (R, B) float64 joker scores
     face_of_box: np.ndarray  # (B,) upper face, 0 for lower boxes
@@ -75,10 +75,12 @@ class Tables:
     zero_row: np.ndarray     # (B,) the row read by a roll that scores nothing in the box
     scoring: np.ndarray      # (R, B) the boxes each roll scores in (points or a row of its own)
     n_scoring: np.ndarray    # (R,) how many
+    level_start: np.ndarray  # (n_dice + 2,) first keeper of each size
 
 
-def tables(rules: Rules) -> Tables:
-    """The kernel's view of a rule set (built once per solve, a few milliseconds)."""
+@lru_cache(maxsize=16)
+def tables(rules: Rules) -> tuple[Settings, Tables]:
+    """The kernels' view of a rule set: its numbers and its arrays (built once per rule set)."""
     dice, space = rules.dice, StateSpace(rules)
     kind_face = np.zeros(dice.n_rolls, dtype=np.int64)
     for r in rules.n_of_a_kind_rolls:
@@ -110,10 +112,11 @@ def tables(rules: Rules) -> Tables:
     scoring = np.zeros(scores_in.shape, dtype=np.int64)
     for r, row in enumerate(scores_in):
         scoring[r, :n_scoring[r]] = np.flatnonzero(row)
-    return Tables(settings, score, rules.joker_table.astype(np.float64),
+    return settings, Tables(score, rules.joker_table.astype(np.float64),
                   rules.upper_faces.astype(np.int64), dice.rolls.astype(np.int64), kind_face,
                   dice.add_die, sub, n_sub, dice.transition[0].copy(), pref_keeper, pref_start,
-                  points, row_of.astype(np.int64), zero_row, scoring, n_scoring)
+                  points, row_of.astype(np.int64), zero_row, scoring, n_scoring,
+                  np.array([sl.start for sl in dice.level_slices] + [dice.n_keepers], dtype=np.int64))
 
 
 def lane_groups(space: StateSpace, states: np.ndarray) -> np.ndarray:
@@ -136,16 +139,13 @@ def lane_groups(space: StateSpace, states: np.ndarray) -> np.ndarray:
     return states[np.minimum(first[:, None] + np.arange(LANES), last[:, None])]
 
 
-def solve_layer(t: Tables, groups: np.ndarray, values: np.ndarray,
+def solve_layer(s: Settings, t: Tables, groups: np.ndarray, values: np.ndarray,
                 second: np.ndarray | None = None) -> None:
     """Write the start-of-turn value (and second moment) of every state in `groups` into
     `values` (and `second`), reading the later layers' entries of the same arrays."""
     want = second is not None
     with vectorizing():
-        _solve_groups(groups, values, second if want else values, want, t.settings, t.score,
-                      t.joker, t.face_of_box, t.counts, t.kind_face, t.add_die, t.sub, t.n_sub,
-                      t.first_roll, t.pref_keeper, t.pref_start, t.points, t.row_of, t.zero_row,
-                      t.scoring, t.n_scoring)
+        _solve_groups(groups, values, second if want else values, want, s, t)
 
 
 @contextmanager
@@ -174,9 +174,11 @@ def _idx(mask, u, y, s):
 
 
 @njit(parallel=True, cache=True)
-def _solve_groups(groups, values, second, want, s, score, joker, face_of_box, counts, kind_face,
-                  add_die, sub, n_sub, first_roll, pref_keeper, pref_start, points, row_of,
-                  zero_row, scoring, n_scoring):
+def _solve_groups(groups, values, second, want, s, t):
+    score, joker, face_of_box, kind_face = t.score, t.joker, t.face_of_box, t.kind_face
+    add_die, sub, n_sub, first_roll = t.add_die, t.sub, t.n_sub, t.first_roll
+    pref_keeper, pref_start, points, row_of = t.pref_keeper, t.pref_start, t.points, t.row_of
+    zero_row, scoring, n_scoring = t.zero_row, t.scoring, t.n_scoring
     n_groups = len(groups)
     n_chunks = min(n_groups, 256)
     n_keepers = add_die.shape[0]

@@ -14,66 +14,31 @@ every value is `turn.box_values`'s, term for term, so ties fall the same way.
 >>> from yatzy_core.engine.cache import get_solution
 >>> solution = get_solution("yahtzee-no-bonus", progress=False)
 >>> full = (1 << 13) - 1
->>> o = turn_outcomes(solution.space, solution.values, [solution.space.index(full - (1 << 12), 0)])
+>>> o = compiled_turn_outcomes(solution.space, solution.values, [solution.space.index(full - (1 << 12), 0)])
 >>> round(float(o.prob[:, 0] @ o.points[:, 0]), 9)   # only chance left: 70/3 points
 23.333333333
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit, prange
 
-from .kernel import LANES, Settings, vectorizing, lane_groups, tables
+from .kernel import LANES, lane_groups, tables, vectorizing
 from .kernel import _average as kernel_average, _best_child as kernel_best_child
 from .kernel import _box_rows, _idx, _upper_step, _last_roll as kernel_last_roll
 from ..turn_forward import TurnOutcomes
 from ..turn import TIE
-from ...game.rules import Rules
 from ...game.states import StateSpace
 
-__all__ = ["Turn", "turn_tables", "turn_outcomes", "turn_choices", "group_outcomes", "last_roll_outcomes", "scratch"]
+__all__ = ["compiled_turn_outcomes", "turn_choices", "group_outcomes", "last_roll_outcomes",
+           "scratch"]
 
 
-class Turn(NamedTuple):
-    """The arrays the compiled turn reads (from `kernel.tables`), as one numba-friendly tuple."""
-
-    score: np.ndarray        # (R, B) normal scores
-    joker: np.ndarray        # (R, B) joker scores
-    face_of_box: np.ndarray  # (B,) upper face, 0 for lower boxes
-    kind_face: np.ndarray    # (R,) face of an n-of-a-kind roll, 0 otherwise
-    add_die: np.ndarray      # (K, faces) keeper with one die more
-    sub: np.ndarray          # (K, n_dice) distinct keepers with one die less
-    n_sub: np.ndarray        # (K,)
-    first_roll: np.ndarray   # (R,) P(roll) of a roll of all the dice
-    pref_keeper: np.ndarray  # each roll's sub-keepers in order of preference (dice.preferred_pairs)
-    pref_start: np.ndarray   # (R + 1,)
-    points: np.ndarray       # (R, B) points of a roll in a lower box, 0 in an upper box
-    row_of: np.ndarray       # (R, B) row of `_box_rows` a roll reads for each box
-    zero_row: np.ndarray     # (B,) the row read by a roll that scores nothing in the box
-    scoring: np.ndarray      # (R, B) the boxes each roll scores in
-    n_scoring: np.ndarray    # (R,) how many
-    level_start: np.ndarray  # (n_dice + 2,) first keeper of each size
-
-
-@lru_cache(maxsize=16)
-def turn_tables(rules: Rules) -> tuple[Settings, Turn]:
-    """The kernel's settings and the arrays of one rule set (built once per rule set)."""
-    t = tables(rules)
-    dice = rules.dice
-    levels = np.array([s.start for s in dice.level_slices] + [dice.n_keepers], dtype=np.int64)
-    return t.settings, Turn(t.score, t.joker, t.face_of_box, t.kind_face, t.add_die, t.sub, t.n_sub,
-                            t.first_roll, t.pref_keeper, t.pref_start, t.points, t.row_of, t.zero_row,
-                            t.scoring, t.n_scoring, levels)
-
-
-def turn_outcomes(space: StateSpace, values: np.ndarray, states) -> TurnOutcomes:
+def compiled_turn_outcomes(space: StateSpace, values: np.ndarray, states) -> TurnOutcomes:
     """`policy.turn_outcomes`, compiled: (n_rolls, S) probability, box, points and next state of
     every final roll from each state (states of any box sets, in any order)."""
     states = np.asarray(states, dtype=np.int64)
-    s, t = turn_tables(space.rules)
+    s, t = tables(space.rules)
     order = np.argsort(states, kind="stable")
     unique, inverse = np.unique(states[order], return_inverse=True)
     groups = lane_groups(space, unique)
@@ -97,7 +62,7 @@ def turn_choices(space: StateSpace, values: np.ndarray, states) -> tuple[np.ndar
     final roll and (rerolls, S, n_rolls) keeper chosen in each roll with 1, 2, ... rerolls left,
     as int16, for distinct states (any order). The optimal player looks its games' moves up here."""
     states = np.asarray(states, dtype=np.int64)
-    s, t = turn_tables(space.rules)
+    s, t = tables(space.rules)
     order = np.argsort(states)
     ordered = states[order]
     groups = lane_groups(space, ordered)

@@ -261,10 +261,14 @@ def _first_roll(out, e, first_roll):
 
 
 @njit(parallel=True, cache=True)
-def solve_states(states, data, offset, band, s, pad, score, joker, face_of_box, kind_face, add_die,
-                 sub, n_sub, first_roll, points, row_of, zero_row, scoring, n_scoring, risk, weight):
+def solve_states(states, data, offset, band, s, tables, pad, risk, weight):
     """Write V(state, n) for n = 1 .. band[state] at data[offset[state] + n - 1] for every state
-    (all of one layer; their next states are solved). With `risk`, band[state] utilities."""
+    (all of one layer; their next states are solved). With `risk`, band[state] utilities.
+    `s` and `tables` are the rule set's `kernel.tables`."""
+    score, joker, face_of_box, kind_face = tables.score, tables.joker, tables.face_of_box, tables.kind_face
+    add_die, sub, n_sub, first_roll = tables.add_die, tables.sub, tables.n_sub, tables.first_roll
+    points, row_of, zero_row = tables.points, tables.row_of, tables.zero_row
+    scoring, n_scoring = tables.scoring, tables.n_scoring
     n_keepers = add_die.shape[0]
     n_boxes = len(face_of_box)
     off = s.roll_offset
