@@ -133,11 +133,9 @@ def _layers(space: StateSpace, progress: bool, what: str, block: int = 1 << 20):
     and each state's representative."""
     total = int(space.reachable.sum() - space.reachable.reshape(1 << space.n_boxes, -1)[-1].sum())
     with _bar(progress, total, f"{what} {space.rules.name}") as bar:
-        for k in reversed(range(space.n_boxes)):
-            for states in space.layer_blocks(k, block):
-                representatives = space.representatives(states)
-                yield states, states[representatives == states], representatives
-                bar.update(len(states))
+        for states, distinct, representatives in space.backward(space.n_boxes - 1, block=block):
+            yield states, distinct, representatives
+            bar.update(len(states))
 
 
 def _bar(progress, total: int, desc: str):

@@ -121,6 +121,26 @@ class StateSpace:
             inside = np.flatnonzero(per_mask[block])
             yield block[inside // per_mask.shape[1]] * per_mask.shape[1] + inside % per_mask.shape[1]
 
+    def backward(self, from_used: int, within: int = 0, block: int | None = None):
+        """The order of every backward pass: the layers from `from_used` boxes used down to
+        none, in blocks of whole box sets (about `block` states; default a layer at once), only
+        states whose used boxes include `within`. Yields (states, the distinct ones among them,
+        each state's representative): only the distinct ones need solving.
+
+        >>> from yatzy_core.game.rules import get_rules
+        >>> space = StateSpace(get_rules("yahtzee-no-bonus"))
+        >>> [len(states) for states, _, _ in space.backward(1)]   # 13 boxes and their upper totals; the start
+        [43, 1]
+        >>> sum(len(d) for _, d, _ in space.backward(space.n_boxes)) == space.counts()["distinct_turn_states"]
+        True
+        """
+        for used in range(from_used, -1, -1):
+            for states in self.layer_blocks(used, block or self.size):
+                if within:
+                    states = states[(self.decode(states)[0] & within) == within]
+                representatives = self.representatives(states)
+                yield states, states[representatives == states], representatives
+
     def decode(self, index):
         """(mask, upper, flag) arrays of state indices."""
         index = np.asarray(index)

@@ -133,22 +133,12 @@ class Targets:
         return int(self.data.nbytes)
 
 
-def _layers(space: StateSpace, within: int):
-    """Each layer (full card first): its reachable states with `within` used, the distinct
-    ones and each one's representative."""
-    for k in reversed(range(space.n_boxes + 1)):
-        layer = space.layer(k)
-        layer = layer[(space.decode(layer)[0] & within) == within]
-        reps = space.representatives(layer)
-        yield layer, layer[reps == layer], reps
-
-
 def _layout(space: StateSpace, n_max: int, within: int):
     """The layers, each state's band and where it starts in the data (distinct states own
     storage; the others are pointed at their representative's once it is solved)."""
     band = np.zeros(space.size, dtype=np.int64)
     offset = np.zeros(space.size, dtype=np.int64)
-    layers = list(_layers(space, within))
+    layers = list(space.backward(space.n_boxes, within))   # the full card too: its bands
     used = 0
     for _, distinct, _ in layers:
         band[distinct] = bands(space, n_max, distinct)
@@ -269,7 +259,7 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
     data = np.zeros(space.size * len(thetas))
     offset = np.arange(space.size, dtype=np.int64) * len(thetas)
     band = np.full(space.size, len(thetas), dtype=np.int64)
-    for layer, distinct, reps in _layers(space, within):
+    for layer, distinct, reps in space.backward(space.n_boxes, within):
         if len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes:
             data.reshape(space.size, -1)[layer] = np.sign(thetas)
             continue
