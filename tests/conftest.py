@@ -22,3 +22,11 @@ def solutions():
             cached[name] = get_solution(name, progress=False)
         return cached[name]
     return get
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch):
+    """A cache folder of this test's own (YATZY_CACHE_DIR), empty at the start."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(folder))
+    return folder

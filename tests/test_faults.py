@@ -47,13 +47,6 @@ def tiny():
     return solution
 
 
-@pytest.fixture
-def private_cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("YATZY_CACHE_DIR", str(folder))
-    return folder
-
-
 def cache_warnings(record) -> list[str]:
     return [str(w.message) for w in record if issubclass(w.category, CacheWarning)]
 

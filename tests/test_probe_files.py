@@ -44,13 +44,6 @@ def one_error_line(status, out, err, start="yatzy: error: "):
     return err
 
 
-@pytest.fixture
-def private_cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("YATZY_CACHE_DIR", str(folder))
-    return folder
-
-
 # ---- 5: empty paths --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, flag", [(["info", "--rules-file", ""], "--rules-file"),
