@@ -18,10 +18,9 @@ from hypothesis import given, strategies as st
 from test_faults import FAST, TINY, cache_warnings
 from yatzy_core.engine import cache
 from yatzy_core.cli import command as cli
-from yatzy_core.game import rulefile
-from yatzy_core.engine.cache import CacheWarning, get_solution, load, save
+from yatzy_core.engine.cache import get_solution, save
 from yatzy_core.game.rulefile import loads
-from yatzy_core.game.rules import Box, Rules, get_rules, total, upper
+from yatzy_core.game.rules import Box, Rules, total, upper
 from yatzy_core.engine.solver import solve
 
 ROOT = Path(__file__).resolve().parents[1]
