@@ -1,8 +1,8 @@
 """Advice and play for other goals than the mean: reach a total, beat a score, a risk appetite.
 
-The workers behind `advise` for the objectives `AtLeast`/`Beat` and `Risk`. The values come
+The workers behind `advisor.advise` for the objectives `AtLeast`/`Beat` and `Risk`. The values come
 from the turn engine (`turn.evaluate`) with `TargetLanes` over a target table (`targets.py`)
-or `ExpUtility` over the risk values, and the choices from `advisor.choices`, so the choices
+or `ExpUtility` over the risk values, and the choices from `ranking.choices`, so the choices
 (a box scored now included) and the tie rule are those of every other advice. A late position needs no whole table: with no table
 cached only the subgame of its open boxes is solved, up to the points still needed.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .advisor import Advice, choices
+from .ranking import Advice, choices
 from ..engine.position import Position
 from ..game.checks import whole_number
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
