@@ -163,3 +163,15 @@ def test_keeping_all_dice_is_graded_as_a_roll_spent(solutions):
     later = advise(game.position, yatzy)[0].value           # same dice, one reroll fewer
     assert d.choice == Advice("keep", (2, 3, 4, 5, 6), None, later, advise(first, yatzy)[0].value - later)
     assert game.position.dice == first.dice and game.position.rolls_left == 1
+
+
+def test_the_hint_for_score_now_holds_every_die_and_points_at_the_box(solutions):
+    from yatzy_core.ui.widgets_coach import CoachApp
+    solutions("yatzy")
+    app = CoachApp("yatzy", seed=2, outlook=False)
+    app.new_game(dice="23456")
+    best = app.hint()
+    assert (best.label, best.now) == ("score large_straight now", True)
+    assert app.held == (True,) * 5 and app.table.selected == "large_straight"
+    d = app.score("large_straight")
+    assert d.optimal and d.choice == best
