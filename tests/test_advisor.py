@@ -81,9 +81,13 @@ def test_forced_joker_allows_only_the_matching_upper_box(solutions):
 
 @pytest.mark.parametrize("dice, n", [("11112", 10), ("12345", 32), ("66666", 6), ("11223", 18)])
 def test_one_advice_per_distinct_keeper(solutions, dice, n):
+    """n distinct keepers, less keeping all five, which is one "score BOX now" per open box."""
     ranked = advise(Position.make("yahtzee", dice=dice, rolls_left=1), solutions("yahtzee"))
-    assert len(ranked) == n == len({a.keep for a in ranked})
-    assert all(a.action == "keep" and a.box is None for a in ranked)
+    keeps = [a.keep for a in ranked if a.action == "keep"]
+    assert len(keeps) == n - 1 == len(set(keeps)) and all(len(k) < 5 for k in keeps)
+    boxes = [a for a in ranked if a.action == "box"]
+    assert sorted(a.box for a in boxes) == sorted(get_rules("yahtzee").box_names)
+    assert all(a.now and a.keep is None and a.label == f"score {a.box} now" for a in boxes)
 
 
 def test_ranking_is_sorted_with_losses_against_the_best(solutions):
@@ -220,6 +224,6 @@ def test_scoring_the_last_box_ends_the_game():
 def test_keepers_offered_are_every_sub_multiset_once():
     """1 1 2 2 3 has 3 * 3 * 2 distinct keepers, all offered once; 6 6 6 6 6 has 6."""
     for dice, count in (("11223", 18), ("66666", 6), ("12345", 32)):
-        offered = [a.keep for a in advise(Position.make("yatzy", dice=dice, rolls_left=1))]
-        assert len(offered) == len(set(offered)) == count
+        offered = [a.keep for a in advise(Position.make("yatzy", dice=dice, rolls_left=1)) if a.action == "keep"]
+        assert len(offered) == len(set(offered)) == count - 1          # keeping all five: score now
         assert all(all(k.count(d) <= dice.count(str(d)) for d in k) for k in offered)

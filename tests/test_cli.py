@@ -43,7 +43,7 @@ def test_advise_table_is_ranked_and_aligned(capsys, solutions):
     assert lines[1].split() == ["rank", "action", "expected", "loss"]
     ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2), solutions("yahtzee"))
     rows = lines[2:]
-    assert len(rows) == len(ranked) == 10
+    assert len(rows) == len(ranked) == 9 + 13     # the keepers but all five; "score BOX now" for 13 boxes
     assert rows[0].split() == ["1", "keep", "1", "1", "1", "1", "270.2986", "0.0000"]
     for rank, (row, a) in enumerate(zip(rows, ranked), start=1):
         assert row.split()[0] == str(rank) and a.label in row and f"{a.loss:.4f}" in row

@@ -24,7 +24,7 @@ def test_goal_ranks_by_the_probability_of_reaching_it(capsys):
     rows = json.loads(out)
     position = Position.make("yahtzee", used=LATE[-1].split(","), upper_total=40, dice="66612", rolls_left=1)
     want = goal_advice(position, 180, 230)
-    assert rows[0] == {"action": "keep", "keep": [6, 6, 6], "probability": want[0].probability}
+    assert rows[0] == {"action": "keep", "keep": [6, 6, 6], "probability": want[0].probability, "loss": 0.0}
     assert rows[0]["probability"] == pytest.approx(0.740948, abs=1e-6)
     assert rows[1]["probability"] < rows[0]["probability"]
 

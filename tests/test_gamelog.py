@@ -74,7 +74,7 @@ def test_a_paper_game_is_graded_against_the_advisor(yatzy):
         12345 - 66665 6666 66666 sixes
     """, solution=yatzy)
     assert [d.label for d in game.decisions] == ["keep 1 1", "keep 1 1 1", "score yatzy",
-                                                "score large_straight", "reroll all", "keep 6 6 6 6",
+                                                "score large_straight now", "reroll all", "keep 6 6 6 6",
                                                 "score sixes"]
     assert game.scores == {"yatzy": 50, "large_straight": 20, "sixes": 30} and game.total == 100
     first = advise(Position.make("yatzy", dice="11256"), yatzy)

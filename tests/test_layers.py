@@ -47,8 +47,10 @@ LAYERS = [
     ["players.thumb_exact"],                      # ... measured exactly, learned from optimal play
     ["players.simulation"],
     ["players.study"],
-    ["advice.advisor"],
+    ["advice.objectives"],                        # what advise ranks by: MaxMean, AtLeast, Beat, Risk
+    ["advice.ranking"],                           # Advice, and the one enumeration of the choices
     ["advice.goals"],
+    ["advice.advisor"],
     ["advice.coach"],
     ["advice.gamelog"],
     ["advice.goal_coach"],                        # moves graded for a score to beat

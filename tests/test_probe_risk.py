@@ -166,8 +166,9 @@ def test_a_goal_past_the_most_points_is_answered_at_once(monkeypatch, goal):
     answer = goal_advice(p, 0, goal)
     assert time.perf_counter() - start < 5
     assert {a.probability for a in answer} == {0.0}
-    kept = [len(a.keep) for a in answer]                  # all tied: most dice kept first
-    assert len(answer) == 5 * 2 and kept == sorted(kept, reverse=True)   # 0..4 ones, 0..1 twos
+    assert [a.box for a in answer[:13]] == list(p.rules.box_names)      # all tied: score now first,
+    kept = [len(a.keep) for a in answer[13:]]                           # then most dice kept first
+    assert len(kept) == 5 * 2 - 1 and kept == sorted(kept, reverse=True)   # 0..4 ones, 0..1 twos, not all
 
 
 def test_a_late_goal_past_the_open_boxes_is_zero_for_every_allowed_box(monkeypatch):

@@ -16,7 +16,7 @@ from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives import targets as targets_module
 from yatzy_core.engine.cache import cache_path
 from yatzy_core.objectives.targets import bands, certainty_equivalent, risk_table, solve_risk, solve_targets
-from yatzy_core.engine.turn import MEAN, AtLeast, ExpUtility, turn_values
+from yatzy_core.engine.turn import MEAN, TargetLanes, ExpUtility, turn_values
 
 N = 45   # past TINY's most points (2 + 4 + 10 + 12 + bonus 10 = 38)
 
@@ -27,7 +27,7 @@ def tiny():
 
 
 def test_every_state_and_target_matches_the_turn_engine(tiny):
-    space, values = solve_with(TINY, AtLeast(N + 1))
+    space, values = solve_with(TINY, TargetLanes(N + 1))
     reach = np.flatnonzero(space.reachable)
     assert np.abs(tiny[reach] - values[reach]).max() < 1e-14
     assert tiny.p_at_least(39) == 0.0 < tiny.p_at_least(38) and tiny.p_at_least(0) == 1.0
@@ -55,7 +55,7 @@ def numpy_targets(rules, n_max, within):
         layer = space.layer(k)
         layer = layer[(space.decode(layer)[0] & within) == within]
         if len(layer):
-            values[layer] = turn_values(space, values, layer, AtLeast(n_max + 1))
+            values[layer] = turn_values(space, values, layer, TargetLanes(n_max + 1))
             states.append(layer)
     return values, np.concatenate(states)
 

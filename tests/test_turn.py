@@ -11,7 +11,7 @@ import pytest
 from yatzy_core.engine.bruteforce import brute_force_value
 from yatzy_core.game.rules import Box, Rules, get_rules, n_of_a_kind_fixed, total, upper
 from yatzy_core.game.states import StateSpace
-from yatzy_core.engine.turn import (MEAN, TIE, AtLeast, ExpUtility, box_values, evaluate, preferred_box,
+from yatzy_core.engine.turn import (MEAN, TIE, TargetLanes, ExpUtility, box_values, evaluate, preferred_box,
                                     preferred_keeper, ranked, score_box, turn_values)
 
 # two dice, three rolls a turn, an upper bonus of 10 once ones + twos reach 4
@@ -93,7 +93,7 @@ def test_exponential_utility_matches_brute_force(theta):
 
 
 def test_probability_of_reaching_a_target_matches_brute_force():
-    space, values = solve_with(TINY, AtLeast(30))
+    space, values = solve_with(TINY, TargetLanes(30))
     assert values.shape == (space.size, 30)
     start = values[0]
     assert start[0] == 1.0 and (np.diff(start) <= 1e-15).all()

@@ -24,7 +24,7 @@ def test_known_position_shows_the_advisors_ranking(explorer, solutions):
     assert explorer.best_label == ranked[0].label == "keep 1 1 1 1"
     assert explorer.advice == ranked and explorer.message == ""
     table = explorer.table_w.value
-    assert table.count('class="yc-row') == len(ranked) == 10           # every distinct keeper
+    assert table.count('class="yc-row') == len(ranked) == 9 + 15       # every keeper but all five; 15 boxes now
     assert table.count("yc-row yc-best-row") == sum(a.loss < 1e-9 for a in ranked)
     assert "keep 1 1 1 1" in explorer.best_w.value
     assert "expected points still to come" in table                   # no score entered

@@ -62,7 +62,7 @@ def test_enter_scores_the_selected_box_or_the_advisors(app):
     app.press("Enter")                                            # no box picked: the advisor's
     last = Position.make("yatzy", dice="44445", rolls_left=0)
     box = advise(last, app.game.solution)[0].box
-    assert app.game.decisions[-1].label == f"score {box}" and box in app.game.scores
+    assert app.game.decisions[-1].label == f"score {box} now" and box in app.game.scores   # rerolls left
     app.press("ArrowDown"), app.press("ArrowDown")
     picked = app.table.selected
     assert picked == [b for b in app.game.rules.box_names if b != box][1]
@@ -85,8 +85,8 @@ def test_hint_holds_the_advisors_dice_and_undo_takes_moves_back(app):
 
 
 def test_coach_reports_losses_and_reveals_advice_on_request(app):
-    worst = app.advice[-1]
-    d = app.keep(worst.keep)
+    worst = app.advice[-1]                                            # a keeper, or a box scored now
+    d = app.keep(worst.keep) if worst.action == "keep" else app.score(worst.box)
     assert d.loss == pytest.approx(worst.loss) and f"cost {worst.loss:.2f}" in app.feedback_w.value
     assert "optimal:" not in app.feedback_w.value                     # advice hidden
     app.show_w.value = True

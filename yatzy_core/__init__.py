@@ -10,13 +10,14 @@ from .version import __version__
 from .game.dice import DiceSpace, counts_of, dice_of, dice_space
 from .game.rules import Box, Rules, get_rules, rule_names
 from .game.states import StateSpace, layer_sizes
-from .engine.turn import (TIE, AtLeast, ExpUtility, MaxMean, Turn, best_subkeeper, box_values, evaluate,
+from .engine.turn import (TIE, ExpUtility, TargetLanes, Turn, best_subkeeper, box_values, evaluate,
                           keeper_values, preferred_box, preferred_keeper, score_box, turn_values)
 from .engine.solver import Solution, solve
 from .engine.bruteforce import brute_force_value
 from .engine.cache import get_solution
 from .engine.solutions import solution_for
 from .advice.advisor import Advice, advise, rest_of_game
+from .advice.objectives import AtLeast, Beat, MaxMean, Risk
 from .engine.position import Position
 from .engine.subgame import subgame_rules
 
@@ -48,10 +49,10 @@ def __getattr__(name: str):
 __all__ = [
     "__version__", "DiceSpace", "counts_of", "dice_of", "dice_space",
     "Box", "Rules", "get_rules", "rule_names", "StateSpace", "layer_sizes",
-    "TIE", "AtLeast", "ExpUtility", "MaxMean", "Turn", "best_subkeeper", "box_values", "evaluate",
+    "TIE", "ExpUtility", "TargetLanes", "Turn", "best_subkeeper", "box_values", "evaluate",
     "keeper_values", "preferred_box", "preferred_keeper", "score_box", "turn_values",
     "Solution", "solve", "brute_force_value", "get_solution", "solution_for",
-    "second_moments", "turn_outcomes", "Advice", "Position", "advise", "rest_of_game", "subgame_rules",
+    "second_moments", "turn_outcomes", "Advice", "AtLeast", "Beat", "MaxMean", "Risk", "Position", "advise", "rest_of_game", "subgame_rules",
     "ScoreDistribution", "bonus_probabilities", "box_expectations", "ks_test", "optimal_play",
     "score_distribution", "Greedy", "NeverRerolls", "Optimal", "Random", "RerollsOnce",
     "Strategic", "Heuristic", "MCPlanner", "TurnExpectation", "get_strategy", "make_player",

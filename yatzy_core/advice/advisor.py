@@ -1,4 +1,5 @@
-"""The advisor: every choice open in one game position, ranked by the points it should still bring.
+"""The advisor: every choice open in one game position, ranked for an objective (by default the
+points it should still bring).
 
 `advise` reads the solved state values and works through the rest of this one turn with the
 solver's own functions (`turn.py` on a single state), so its numbers are the solver's numbers.
@@ -9,51 +10,17 @@ solver's own functions (`turn.py` on a single state), so its numbers are the sol
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..game.dice import dice_of
 from ..engine.position import Position
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
 from ..engine.subgame import full_table_at_hand, subgame_rules
-from ..engine.turn import box_values, evaluate, ranked
+from ..engine.turn import box_values, evaluate
+from .objectives import MEAN, AtLeast, Beat, MaxMean, Objective, Risk
+from .ranking import Advice, choice_dict, choice_label, choices
 
-__all__ = ["Advice", "advise", "rest_of_game", "choice_label", "choice_dict"]
-
-
-@dataclass(frozen=True)
-class Advice:
-    """One choice: keep these dice and reroll the rest, or score this box; with the points still
-    expected in this game after making it, and how many fewer that is than the best choice."""
-
-    action: str                         # "keep" or "box"
-    keep: tuple[int, ...] | None
-    box: str | None
-    expected: float
-    loss: float
-
-    @property
-    def label(self) -> str:
-        return choice_label(self.action, self.keep, self.box)
-
-    def to_dict(self) -> dict:
-        """JSON-ready: {"action": "keep", "keep": [1, 1], ...} or {"action": "box", "box": ...}."""
-        return {**choice_dict(self.action, self.keep, self.box), "expected": round(self.expected, 4),
-                "loss": round(self.loss, 4)}
-
-
-def choice_label(action: str, keep, box) -> str:
-    """How a choice reads: "keep 1 1", "reroll all" or "score chance"."""
-    if action == "box":
-        return f"score {box}"
-    return "reroll all" if not keep else "keep " + " ".join(map(str, keep))
-
-
-def choice_dict(action: str, keep, box) -> dict:
-    """A choice as JSON fields: {"action": "keep", "keep": [...]} or {"action": "box", "box": ...}."""
-    return {"action": action, **({"keep": list(keep)} if action == "keep" else {"box": box})}
+__all__ = ["Advice", "advise", "choices", "rest_of_game", "choice_label", "choice_dict"]
 
 
 def rest_of_game(position: Position) -> Position:
@@ -71,45 +38,50 @@ def rest_of_game(position: Position) -> Position:
                     position.yahtzee_bonus)
 
 
-def advise(position: Position, solution: Solution | None = None, use_cache: bool = True) -> list[Advice]:
-    """Every distinct choice in this position, best first, with its expected points still to come.
+def advise(position: Position, solution: Solution | None = None, use_cache: bool = True, *,
+           objective: Objective = MEAN) -> list[Advice]:
+    """Every distinct choice in this position, best first, valued for `objective`: `MaxMean()`
+    (expected points still to come), `AtLeast(total, points)`, `Beat(score, points)` or
+    `Risk(theta)` (`advice.objectives`). The choices, their order and ties are `choices`'.
 
-    With rerolls left the choices are the distinct keepers of the dice (keeping all means not
-    rerolling); after the last roll they are the boxes allowed. The values and the order are the
-    turn engine's (`turn.evaluate`, `turn.ranked`): choices within TIE of each other are ordered
-    by its tie rule (keepers with more dice first, then by their dice; boxes in card order).
-
-    Without a `solution` the full game's table is used when it is at hand (in memory, cached, or
-    a small game); else only the game of the open boxes is solved (`rest_of_game`), so a late
-    Maxi Yatzy position never needs the 57M-state table. use_cache=False solves afresh.
+    For the mean, without a `solution` the full game's table is used when it is at hand (in
+    memory, cached, or a small game); else only the game of the open boxes is solved
+    (`rest_of_game`), so a late Maxi Yatzy position never needs the 57M-state table.
+    use_cache=False solves afresh. The goals are `goals.goal_advice` and `goals.risk_advice`.
 
     >>> ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2))
     >>> ranked[0].to_dict()
     {'action': 'keep', 'keep': [1, 1, 1, 1], 'expected': 270.2986, 'loss': 0.0}
     >>> ranked[1].label, round(ranked[1].loss, 4)
-    ('keep 1 1 1 1 2', 10.1064)
+    ('keep 1 1 1', 15.3041)
+    >>> advise(Position.make("yahtzee", dice="23456", rolls_left=2))[0].label
+    'score large_straight now'
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position (see Position.make), got {type(position).__name__}")
     if solution is not None and not isinstance(solution, Solution):
-        raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}")
+        hint = " (an objective goes as objective=...)" if isinstance(solution, (AtLeast, Beat, Risk, MaxMean)) else ""
+        raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}{hint}")
+    if not isinstance(objective, MaxMean):
+        if solution is not None:
+            raise ValueError("solution is the mean's table: give it only with objective MaxMean()")
+        return _goal_advice(position, objective)
     if solution is None and not full_table_at_hand(position.rules):
         position = rest_of_game(position)   # a small game, solved in memory: never cached, since
         solution = solve(position.rules, progress=False)   # each position would add a file
-    rules = position.rules
-    solution = solution_for(rules, solution, use_cache=use_cache)
+    solution = solution_for(position.rules, solution, use_cache=use_cache)
     space = solution.space
     turn = evaluate(space, box_values(space, solution.values, np.array([position.state(space)])),
                     choose=False)
-    if position.rolls_left == 0:
-        values = turn.final[:, position.roll, 0]
-        options = [Advice("box", None, name, float(v), 0.0)
-                   for name, v in zip(rules.box_names, values) if np.isfinite(v)]
-    else:
-        keep = turn.keepers[position.rolls_left - 1][:, 0]
-        k, starts = rules.dice.preferred_pairs        # the roll's sub-keepers, preferred first
-        options = [Advice("keep", dice_of(rules.dice.keepers[i]), None, float(keep[i]), 0.0)
-                   for i in k[starts[position.roll]:starts[position.roll + 1]]]
-    order = ranked([a.expected for a in options], range(len(options)))
-    best = options[order[0]].expected
-    return [Advice(a.action, a.keep, a.box, a.expected, best - a.expected) for a in (options[i] for i in order)]
+    return choices(position, turn, lambda a: a)
+
+
+def _goal_advice(position: Position, objective) -> list[Advice]:
+    """The goals' workers (`goals.py`: numba's target kernel, imported only when a goal is asked)."""
+    from .goals import goal_advice, risk_advice
+    if isinstance(objective, (AtLeast, Beat)):
+        goal = objective.goal
+        return goal_advice(position, goal.points, goal.total)
+    if isinstance(objective, Risk):
+        return risk_advice(position, objective.theta)
+    raise TypeError(f"objective must be MaxMean(), AtLeast, Beat or Risk, got {type(objective).__name__}")

@@ -18,7 +18,6 @@ Nothing here imports widgets; `yatzy_core.ui.widgets_coach` is only a view of a 
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,7 +168,10 @@ class Game:
         kept = parse_dice(kept, self.rules.faces)
         following = position.keep(kept, rolled=rolled, rng=self.rng)   # ValueError if illegal
         ranked = advise(position, self.solution)
-        choice = next(a for a in ranked if a.keep == kept)
+        choice = next((a for a in ranked if a.action == "keep" and a.keep == kept), None)
+        if choice is None:    # all dice kept: a roll spent, worth the best play with one roll fewer
+            value = advise(following, self.solution)[0].expected
+            choice = Advice("keep", kept, None, value, ranked[0].expected - value)
         return self._record(Decision(self.turn, position, choice, ranked[0]), following)
 
     def score(self, box: str, next_dice=None) -> Decision:
@@ -178,10 +180,7 @@ class Game:
         scored = position.scored(box)                  # ValueError if used or not allowed
         points, bonus = int(scored.points), int(scored.bonus)
         ranked = advise(position, self.solution)
-        as_last = ranked if position.rolls_left == 0 else advise(
-            dataclasses.replace(position, rolls_left=0), self.solution)
-        value = next(a.expected for a in as_last if a.box == box)
-        choice = Advice("box", None, box, value, ranked[0].expected - value)
+        choice = next(a for a in ranked if a.box == box)    # with rerolls left: "score BOX now"
         following = position.score(box, next_dice=next_dice, rng=self.rng)   # checks next_dice
         decision = Decision(self.turn, position, choice, ranked[0], points, bonus)
         self.scores[box] = points - bonus

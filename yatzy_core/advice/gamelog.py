@@ -23,7 +23,7 @@ nothing. Each line's first roll is the line's first token.
 
 >>> game = paper_game("yatzy", ["11112 1111 11111 yatzy", "23456 large_straight"])
 >>> [d.label for d in game.decisions], game.total
-(['keep 1 1 1 1', 'score yatzy', 'score large_straight'], 70)
+(['keep 1 1 1 1', 'score yatzy now', 'score large_straight now'], 70)
 >>> replay(to_log(game)).total
 70
 """

@@ -22,7 +22,8 @@ from functools import lru_cache
 from ..engine.position import Position
 from ..game.checks import whole_number
 from .coach import Decision, Game
-from .goals import GoalAdvice, goal_advice, targets_for
+from .advisor import Advice
+from .goals import goal_advice, targets_for
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..objectives.targets import Targets
 from ..engine.turn import TIE
@@ -48,10 +49,11 @@ class GoalGrade:
         return self.given_away <= TIE
 
 
-def _value_of(choices: list[GoalAdvice], decision: Decision) -> float:
-    return next(a.probability for a in choices
-                if a.action == decision.choice.action and a.keep == decision.choice.keep
-                and a.box == decision.choice.box)
+def _value_of(choices: list[Advice], decision: Decision) -> float | None:
+    """The played choice's probability; None for keeping all dice (not a choice: a roll spent)."""
+    return next((a.probability for a in choices
+                 if a.action == decision.choice.action and a.keep == decision.choice.keep
+                 and a.box == decision.choice.box), None)
 
 
 @lru_cache(maxsize=2)
@@ -70,11 +72,11 @@ def grade_to_beat(game: Game, score: int, targets: Targets | None = None) -> lis
     for d in list(game.decisions):
         if targets is None:
             targets = _table(game.rules, goal)
-        ranked = goal_advice(d.position, points, goal, targets)
-        played = d.position
-        if d.choice.action == "box" and d.position.rolls_left > 0:   # stopped rolling early
-            played = dataclasses.replace(d.position, rolls_left=0)
-        value = _value_of(ranked if played is d.position else goal_advice(played, points, goal, targets), d)
+        ranked = goal_advice(d.position, points, goal, targets)   # a box with rerolls left: "score now"
+        value = _value_of(ranked, d)
+        if value is None:     # all dice kept: the best play from the same dice with one roll fewer
+            fewer = dataclasses.replace(d.position, rolls_left=d.position.rolls_left - 1)
+            value = goal_advice(fewer, points, goal, targets)[0].probability
         grades.append(GoalGrade(d, value, ranked[0].probability, ranked[0].label))
         points += d.points or 0
     return grades

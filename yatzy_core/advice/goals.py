@@ -1,8 +1,9 @@
 """Advice and play for other goals than the mean: reach a total, beat a score, a risk appetite.
 
-The choices come from the turn engine (`turn.evaluate`) with the objective `AtLeast` over a
-target table (`targets.py`) or `ExpUtility` over the risk values, so the tie rule is the one
-of every other choice in the package. A late position needs no whole table: with no table
+The workers behind `advisor.advise` for the objectives `AtLeast`/`Beat` and `Risk`. The values come
+from the turn engine (`turn.evaluate`) with `TargetLanes` over a target table (`targets.py`)
+or `ExpUtility` over the risk values, and the choices from `ranking.choices`, so the choices
+(a box scored now included) and the tie rule are those of every other advice. A late position needs no whole table: with no table
 cached only the subgame of its open boxes is solved, up to the points still needed.
 
 >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
@@ -17,42 +18,19 @@ cached only the subgame of its open boxes is solved, up to the points still need
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from .advisor import choice_dict, choice_label
+from .ranking import Advice, choices
 from ..engine.position import Position
 from ..game.checks import whole_number
-from ..game.dice import dice_of
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..game.states import StateSpace
 from ..objectives.targets import (Targets, cached_caps, check_theta, most_gain, risk_table, solve_risk, solve_targets,
                                   target_table)
-from ..engine.turn import MEAN, AtLeast, ExpUtility, box_values, evaluate, ranked
+from ..engine.turn import MEAN, ExpUtility, TargetLanes, box_values, evaluate
 
-__all__ = ["GoalAdvice", "goal_advice", "risk_advice", "targets_for", "quick_targets", "play_to_target",
+__all__ = ["goal_advice", "risk_advice", "targets_for", "quick_targets", "play_to_target",
            "second_player"]
-
-
-@dataclass(frozen=True)
-class GoalAdvice:
-    """One choice with its value for the goal: P(reaching it), or a certainty equivalent."""
-
-    action: str
-    keep: tuple[int, ...] | None
-    box: str | None
-    probability: float | None = None
-    certainty_equivalent: float | None = None
-
-    @property
-    def label(self) -> str:
-        return choice_label(self.action, self.keep, self.box)
-
-    def to_dict(self) -> dict:
-        value = ({"probability": self.probability} if self.probability is not None
-                 else {"certainty_equivalent": round(self.certainty_equivalent, 4)})
-        return {**choice_dict(self.action, self.keep, self.box), **value}
 
 
 EXACT_OPEN = 6   # with this many boxes open or fewer the subgame is solved exactly (float64)
@@ -83,19 +61,7 @@ def targets_for(position: Position, need: int) -> Targets:
     return solve_targets(position.rules, need, within=position.mask)
 
 
-def _options(position: Position, turn, pick) -> list[tuple[str, tuple | None, str | None, float]]:
-    """(action, keep, box, value) of every choice, `pick` choosing the component."""
-    rules = position.rules
-    if position.rolls_left == 0:
-        values = pick(turn.final[:, position.roll, 0])
-        return [("box", None, name, float(v)) for name, v in zip(rules.box_names, values) if np.isfinite(v)]
-    keep = pick(turn.keepers[position.rolls_left - 1][:, 0])
-    k, starts = rules.dice.preferred_pairs
-    return [("keep", dice_of(rules.dice.keepers[i]), None, float(keep[i]))
-            for i in k[starts[position.roll]:starts[position.roll + 1]]]
-
-
-def goal_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[GoalAdvice]:
+def goal_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[Advice]:
     """Every choice, best first, with its exact P(final total >= goal) from a card holding
     `points` (bonuses included). Choices within TIE keep the turn engine's order. A goal past
     the most the card can still gain is answered at once: 0 for every choice, nothing solved."""
@@ -107,16 +73,13 @@ def goal_advice(position: Position, points: int, goal: int, targets: Targets | N
     state = np.array([position.state(space)])
     if need > most_gain(space, state)[0]:
         turn = evaluate(space, box_values(space, np.zeros(space.size), state, MEAN), choose=False)
-        options = _options(position, turn, lambda a: np.where(np.isfinite(a), 0.0, a))
-        return [GoalAdvice(*o[:3], probability=0.0) for o in options]
+        return choices(position, turn, lambda a: np.where(np.isfinite(a), 0.0, a), "probability")
     targets = targets_for(position, need) if targets is None else targets
-    turn = evaluate(space, box_values(space, targets, state, AtLeast(targets.n_max + 1)), choose=False)
-    options = _options(position, turn, lambda a: a[..., min(need, targets.n_max)])
-    order = ranked([o[3] for o in options], range(len(options)))
-    return [GoalAdvice(*options[i][:3], probability=options[i][3]) for i in order]
+    turn = evaluate(space, box_values(space, targets, state, TargetLanes(targets.n_max + 1)), choose=False)
+    return choices(position, turn, lambda a: a[..., min(need, targets.n_max)], "probability")
 
 
-def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[GoalAdvice]:
+def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[Advice]:
     """Every choice, best first, by its certainty equivalent (points still to come) under
     E[exp(theta * points)]: theta < 0 cautious, > 0 bold. Ranked on the certainty-equivalent
     scale (within TIE points: tied), not on the utilities, which all lie within TIE of each
@@ -128,9 +91,7 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
                      else risk_table(position.rules, theta))
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
-    options = _options(position, turn, ExpUtility(theta).certainty)
-    order = ranked([o[3] for o in options], range(len(options)))
-    return [GoalAdvice(*options[i][:3], certainty_equivalent=options[i][3]) for i in order]
+    return choices(position, turn, ExpUtility(theta).certainty, "certainty_equivalent")
 
 
 def play_to_target(targets: Targets, goal: int, rng: np.random.Generator) -> int:

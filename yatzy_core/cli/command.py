@@ -24,6 +24,7 @@ import warnings
 
 from ..version import __version__
 from ..advice.advisor import advise
+from ..advice.objectives import AtLeast, Beat, MaxMean, Risk
 from ..engine.position import Position
 from ..engine.cache import CacheWarning, get_solution
 from .args import MAX_LINE, flag, printable, rules_argument, short, text, theta, whole
@@ -119,46 +120,46 @@ def position_of(args) -> Position:
 
 def run_advise(args) -> int:
     position = position_of(args)
-    goal = args.goal if args.beat is None else args.beat + 1
-    if args.points is not None and goal is None:
+    ranked = advise(position, use_cache=not args.no_cache, objective=objective_of(args, position))
+    _print_advice(args, position, ranked[:args.top])
+    return 0
+
+
+def objective_of(args, position: Position):
+    """The advice objective the flags ask for: --goal/--beat (with --points), --risk, else the mean."""
+    if args.points is not None and args.goal is None and args.beat is None:
         raise ValueError("argument --points: goes with --goal or --beat")
-    if goal is not None or args.risk is not None:
-        from ..advice.goals import goal_advice, risk_advice   # numba's target kernel: only when asked
-    if goal is not None:
-        points = 0 if args.points is None else args.points
+    points = 0 if args.points is None else args.points
+    if args.goal is not None or args.beat is not None:
         if points < position.upper_total:
             raise ValueError(f"argument --points: {points} is less than the upper total {position.upper_total}")
-        return _print_goal(args, position, goal_advice(position, points, goal), "probability")
+        return AtLeast(args.goal, points) if args.beat is None else Beat(args.beat, points)
     if args.risk is not None:
-        from ..objectives.targets import check_theta
+        from ..objectives.targets import check_theta   # numba's target kernel: only when asked
         with flag("--risk"):
             check_theta(args.risk, position.rules)
-        return _print_goal(args, position, risk_advice(position, args.risk), "certainty_equivalent")
-    ranked = advise(position, use_cache=not args.no_cache)[:args.top]
-    if args.json:
-        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
-        return 0
-    print(printable(position))
-    width = max(len(a.label) for a in ranked)
-    print(f"{'rank':>4}  {'action':<{width}}  {'expected':>9}  {'loss':>8}")
-    for rank, a in enumerate(ranked, start=1):
-        print(f"{rank:>4}  {a.label:<{width}}  {a.expected:>9.4f}  {a.loss:>8.4f}")
-    return 0
+        return Risk(args.risk)
+    return MaxMean()
 
 
-def _print_goal(args, position, ranked, field) -> int:
-    """The ranked choices for a goal or a risk appetite, as a table or JSON."""
-    ranked = ranked[:args.top]
+HEADS = {"probability": "P(reach)", "certainty_equivalent": "certainty eq."}
+
+
+def _print_advice(args, position, ranked) -> None:
+    """The ranked choices as a table (the mean with its loss) or JSON."""
     if args.json:
         print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
-        return 0
+        return
     print(printable(position))
     width = max(len(a.label) for a in ranked)
-    head = "P(reach)" if field == "probability" else "certainty eq."
-    print(f"{'rank':>4}  {'action':<{width}}  {head:>13}")
+    if ranked[0].measure == "expected":
+        print(f"{'rank':>4}  {'action':<{width}}  {'expected':>9}  {'loss':>8}")
+        for rank, a in enumerate(ranked, start=1):
+            print(f"{rank:>4}  {a.label:<{width}}  {a.value:>9.4f}  {a.loss:>8.4f}")
+        return
+    print(f"{'rank':>4}  {'action':<{width}}  {HEADS[ranked[0].measure]:>13}")
     for rank, a in enumerate(ranked, start=1):
-        print(f"{rank:>4}  {a.label:<{width}}  {getattr(a, field):>13.6f}")
-    return 0
+        print(f"{rank:>4}  {a.label:<{width}}  {a.value:>13.6f}")
 
 
 # ---- info -----------------------------------------------------------------------------------

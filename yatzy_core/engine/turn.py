@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction  # noqa: F401 (the doctest)
 from functools import lru_cache
-from typing import NamedTuple, Protocol
+from typing import ClassVar, NamedTuple, Protocol
 
 import numpy as np
 
@@ -39,7 +39,7 @@ from ..game.dice import dice_of  # noqa: F401 (the doctest)
 from ..game.rules import Rules, get_rules  # noqa: F401 (get_rules: the doctests)
 from ..game.states import StateSpace
 
-__all__ = ["TIE", "NEG", "Objective", "MaxMean", "AtLeast", "ExpUtility", "MEAN", "Scored",
+__all__ = ["TIE", "NEG", "Objective", "MaxMean", "TargetLanes", "ExpUtility", "MEAN", "Scored",
            "score_box", "box_values", "keeper_values", "best_subkeeper", "Turn", "evaluate",
            "turn_values", "preferred_box", "preferred_keeper", "ranked"]
 
@@ -66,11 +66,15 @@ class Objective(Protocol):
 
 @dataclass(frozen=True)
 class MaxMean:
-    """Expected points still to come: V = points + V[next].
+    """Expected points still to come: V = points + V[next]. Also the advisor's objective for the
+    best average (`advice.objectives`), hence its `measure` and `label`.
 
     >>> MaxMean().combine(np.array([2, 3]), np.array([10.0, 20.0]))
     array([12., 23.])
     """
+
+    measure: ClassVar[str] = "expected"
+    label: ClassVar[str] = "expected points still to come"
 
     def terminal(self, size: int) -> np.ndarray:
         return np.zeros(size)
@@ -80,11 +84,11 @@ class MaxMean:
 
 
 @dataclass(frozen=True)
-class AtLeast:
-    """P(at least n more points) for n = 0 .. n_points - 1, a vector per state: V[next] shifted
+class TargetLanes:
+    """One lane per target: P(at least n more points) for n = 0 .. n_points - 1, a vector per state: V[next] shifted
     by the points earned now (a target already met is met for sure).
 
-    >>> AtLeast(4).combine(np.array([2]), np.array([[1.0, 0.5, 0.25, 0.125]]))
+    >>> TargetLanes(4).combine(np.array([2]), np.array([[1.0, 0.5, 0.25, 0.125]]))
     array([[1. , 1. , 1. , 0.5]])
     """
 

@@ -3,7 +3,7 @@
 Max-mean play has the same choice whatever the points so far, so `distribution.py` pushes one
 distribution per state. A target policy does not: its choice depends on the points still needed,
 so each state carries its points-so-far distribution and every points value is played with its
-own need (the turn engine's choices for that component of `AtLeast`). A risk policy's choice
+own need (the turn engine's choices for that component of `TargetLanes`). A risk policy's choice
 depends on the state only. For small games (a few thousand states): numpy, one turn per state.
 
 >>> rules = get_rules("yahtzee-no-bonus")
@@ -22,7 +22,7 @@ from ..engine.turn_forward import final_roll_probabilities
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..game.states import StateSpace
 from .targets import Targets, check_theta, solve_targets  # noqa: F401 (solve_targets: the doctest)
-from ..engine.turn import AtLeast, ExpUtility, box_values, evaluate, score_box
+from ..engine.turn import TargetLanes, ExpUtility, box_values, evaluate, score_box
 
 __all__ = ["target_distribution", "risk_distribution", "tie_table"]
 
@@ -62,7 +62,7 @@ def target_distribution(targets: Targets, goal: int) -> np.ndarray:
 
     def turn_of(state, pts):
         if state not in cache:
-            t = evaluate(space, box_values(space, targets, np.array([state]), AtLeast(targets.n_max + 1)))
+            t = evaluate(space, box_values(space, targets, np.array([state]), TargetLanes(targets.n_max + 1)))
             cache.clear()
             cache[state] = t
         t = cache[state]
@@ -123,7 +123,7 @@ def _tie_rows(space, targets, states, lanes, rolls, W) -> np.ndarray:
     """W of `states` (one layer, their next states done): the engine's choices for every n,
     the final-roll probabilities they give, and W of where each final roll goes, shifted."""
     n_max, S, L = targets.n_max, len(states), len(lanes)
-    t = evaluate(space, box_values(space, targets, states, AtLeast(n_max + 1)))
+    t = evaluate(space, box_values(space, targets, states, TargetLanes(n_max + 1)))
     keep = [k.reshape(len(k), S * L) for k in t.keep]
     prob = final_roll_probabilities(space, keep, S * L)
     s = score_box(space, np.repeat(states, L)[None, :], rolls, t.box.reshape(len(t.box), S * L))

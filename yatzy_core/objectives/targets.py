@@ -8,7 +8,7 @@ state is augmented with n, and one backward pass computes every n = 0 .. n_max a
 
 n <= 0 is certain (V = 1) and n above the most a state can still gain is impossible (V = 0):
 only the band 1 .. min(n_max, most) of each state is stored and computed (`bands`). The
-choices are per n; the turn engine makes them from these values (`turn.AtLeast`).
+choices are per n; the turn engine makes them from these values (`turn.TargetLanes`).
 
 Exponential utility needs no augmentation (exp(theta (a + b)) = exp(theta a) exp(theta b)):
 `solve_risk` is a values-like pass, reported as a certainty equivalent in points.

@@ -2,8 +2,8 @@
 
 The explorer shows every objective the same way, as rows of (label, value, loss against the
 best) under a heading that says what the value is. The mean comes from the solved table; a
-target or a score to beat from `goals.goal_advice`, which needs the points on the card; a risk
-appetite from `goals.risk_advice`. Work that would take a minute (a whole target table from an
+target (`AtLeast`) or a score to beat (`Beat`), which need the points on the card, and a risk
+appetite (`Risk`) from `advise` with that objective. Work that would take a minute (a whole target table from an
 early position) is refused with a message that says how to get it, never started behind a click.
 
 >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..advice.advisor import Advice
+from ..advice.advisor import Advice, advise
+from ..advice.objectives import AtLeast, Beat, Risk
 from ..engine.position import Position
 from ..game.checks import whole_number
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..engine.turn import TIE
 
-__all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows"]
+__all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for"]
 
 OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
               "risk": "risk appetite"}
@@ -53,20 +54,30 @@ def _with_losses(pairs: list[tuple[str, float]]) -> list[Shown]:
 
 def objective_rows(position: Position, objective: str, scored: int | None = None,
                    total: int | None = None, score: int | None = None,
-                   theta: float | None = None) -> tuple[list, list[Shown], str]:
+                   theta: float | None = None) -> tuple[list[Advice], list[Shown], str]:
     """The choices of `position` ranked for a goal ("reach" a `total`, "beat" a `score`, or a
-    "risk" appetite `theta`), best first: as `goals.GoalAdvice`, as rows, and the heading of the
-    rows' values. ValueError with a readable reason when the goal cannot be answered here
-    (points unknown, a whole table not cached)."""
-    from ..advice.goals import goal_advice, quick_targets, risk_advice   # numba's target kernel on demand
+    "risk" appetite `theta`), best first: as `advise` gives them for `play_for`'s objective, as
+    rows, and the heading of the rows' values. ValueError with a readable reason when the goal
+    cannot be answered here (points unknown, a whole table not cached)."""
+    goal = play_for(position, objective, scored, total, score, theta)
+    ranked = advise(position, objective=goal)
+    if objective == "risk":
+        what = "final score" if scored is not None else "points still to come"
+        return (ranked, _with_losses([(a.label, a.value + (scored or 0)) for a in ranked]),
+                f"{goal.label} ({what})")
+    return ranked, _with_losses([(a.label, a.value) for a in ranked]), goal.label
+
+
+def play_for(position: Position, objective: str, scored: int | None = None, total: int | None = None,
+             score: int | None = None, theta: float | None = None) -> AtLeast | Beat | Risk:
+    """The advice objective behind the explorer's "Play for" choice, once it can be answered
+    here in about a second (a whole target table is never started behind a click)."""
+    from ..advice.goals import quick_targets   # numba's target kernel on demand
     from ..objectives.targets import check_theta
     if objective == "risk":
         if theta is None or theta == 0:
             raise ValueError("a risk appetite of 0 is the best average: move the slider off 0")
-        ranked = risk_advice(position, check_theta(theta, position.rules))   # the range for these rules
-        what = "final score" if scored is not None else "points still to come"
-        return (ranked, _with_losses([(a.label, a.certainty_equivalent + (scored or 0)) for a in ranked]),
-                f"certainty equivalent ({what})")
+        return Risk(check_theta(theta, position.rules))   # the range for these rules
     if objective not in ("reach", "beat"):
         raise ValueError(f"objective must be reach, beat or risk (the mean is `advise`), got {objective!r}")
     for name, v in (("scored", scored), ("total", total), ("score", score)):
@@ -74,13 +85,13 @@ def objective_rows(position: Position, objective: str, scored: int | None = None
             whole_number(name, v)
     if scored is None:
         raise ValueError("enter the points so far (bonuses included) to play for a total")
-    goal = total if objective == "reach" else None if score is None else score + 1
-    if goal is None:
+    wanted = total if objective == "reach" else score
+    if wanted is None:
         raise ValueError(f"enter the {'total to reach' if objective == 'reach' else 'score to beat'}")
-    if not quick_targets(position, max(goal - scored, 0)):
-        raise ValueError(f"from this early a position the chance of {goal} needs the whole target "
-                         f"table: run `yatzy solve --rules {position.rules.name} --goal {goal}` "
+    goal = AtLeast(total, scored) if objective == "reach" else Beat(score, scored)
+    need = max(goal.goal.total - scored, 0)
+    if not quick_targets(position, need):
+        raise ValueError(f"from this early a position the chance of {goal.goal.total} needs the whole target "
+                         f"table: run `yatzy solve --rules {position.rules.name} --goal {goal.goal.total}` "
                          "once (about a minute, then cached), or fill more boxes")
-    ranked = goal_advice(position, scored, goal)
-    heading = f"P(final ≥ {total})" if objective == "reach" else f"P(final > {score})"
-    return ranked, _with_losses([(a.label, a.probability) for a in ranked]), heading
+    return goal

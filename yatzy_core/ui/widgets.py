@@ -130,7 +130,7 @@ class Explorer(HasTraits):
 
     position = Instance(Position, allow_none=True)
     advice = List()                        # the advisor's ranking (best average)
-    choices = List()                       # ranked for the objective: Advice or GoalAdvice
+    choices = List()                       # ranked for the objective (`Advice`)
     rows = List()                          # the choices as shown (`objectives.Shown`)
     message = Unicode("")
 
@@ -216,7 +216,7 @@ class Explorer(HasTraits):
     # -- readable results
     @property
     def best(self):
-        """The best choice for the objective (an Advice, or a GoalAdvice for a goal)."""
+        """The best choice for the objective (an `Advice`, valued for it)."""
         return self.choices[0] if self.choices else None
 
     @property

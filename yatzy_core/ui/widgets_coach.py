@@ -194,7 +194,8 @@ class CoachApp(HasTraits):
         return self.score(box)
 
     def hint(self) -> Advice | None:
-        """Show the advisor's move, holding its dice when it is a keeper."""
+        """Show the advisor's move: hold its dice when it is a keeper; for a box, point at it
+        (and hold every die when it is scored now, with rerolls left)."""
         best = self.best
         if best is None:
             return None
@@ -203,6 +204,8 @@ class CoachApp(HasTraits):
             self.held = hold_for(self.game.position.dice, best.keep)
         else:
             self.table.selected = best.box
+            if best.now:
+                self.held = (True,) * len(self.game.position.dice)
         self._render()
         return best
 

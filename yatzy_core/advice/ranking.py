@@ -1,0 +1,92 @@
+"""A choice in a position (`Advice`) and the one enumeration of a position's choices, ranked,
+for every objective: `advisor.advise` and the goals' workers (`goals.py`) all list them here.
+
+>>> Advice("box", None, "large_straight", 261.5314, 0.0, now=True).label
+'score large_straight now'
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..engine.position import Position
+from ..engine.turn import Turn, ranked
+from ..game.dice import dice_of
+
+__all__ = ["Advice", "choices", "choice_label", "choice_dict"]
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One choice: keep these dice and reroll the rest, or score this box (with rerolls left:
+    stop rolling, `now`); its `value` for the objective, in the objective's `measure`, and how
+    much less that is than the best choice's (`loss`)."""
+
+    action: str                         # "keep" or "box"
+    keep: tuple[int, ...] | None
+    box: str | None
+    value: float
+    loss: float
+    measure: str = "expected"           # or "probability" or "certainty_equivalent"
+    now: bool = False                   # a box scored with rerolls left
+
+    @property
+    def label(self) -> str:
+        return choice_label(self.action, self.keep, self.box, self.now)
+
+    @property
+    def expected(self) -> float | None:
+        """Expected points still to come (the mean's measure), else None."""
+        return self.value if self.measure == "expected" else None
+
+    @property
+    def probability(self) -> float | None:
+        return self.value if self.measure == "probability" else None
+
+    @property
+    def certainty_equivalent(self) -> float | None:
+        return self.value if self.measure == "certainty_equivalent" else None
+
+    def to_dict(self) -> dict:
+        """JSON-ready: the choice, the value under its measure's name, and the loss."""
+        exact = self.measure == "probability"          # probabilities are shown unrounded
+        return {**choice_dict(self.action, self.keep, self.box),
+                self.measure: self.value if exact else round(self.value, 4),
+                "loss": self.loss if exact else round(self.loss, 4)}
+
+
+def choice_label(action: str, keep, box, now: bool = False) -> str:
+    """How a choice reads: "keep 1 1", "reroll all", "score chance" or "score chance now"."""
+    if action == "box":
+        return f"score {box} now" if now else f"score {box}"
+    return "reroll all" if not keep else "keep " + " ".join(map(str, keep))
+
+
+def choice_dict(action: str, keep, box) -> dict:
+    """A choice as JSON fields: {"action": "keep", "keep": [...]} or {"action": "box", "box": ...}."""
+    return {"action": action, **({"keep": list(keep)} if action == "keep" else {"box": box})}
+
+
+def choices(position: Position, turn: Turn, pick, measure: str = "expected") -> list[Advice]:
+    """Every choice of `position`, best first, valued by `pick` of the turn's values (the
+    component of a vector objective, or a scale). The one enumeration of every objective: after
+    the last roll the allowed boxes; with rerolls left each allowed box scored now (its
+    final-roll value for these dice, what keeping all dice was worth at best) and the keepers
+    that reroll at least one die. Within TIE: boxes first in card order, then keepers with
+    more dice first, then by their dice (`turn.ranked`)."""
+    rules = position.rules
+    boxes = pick(turn.final[:, position.roll, 0])
+    now = position.rolls_left > 0
+    options = [Advice("box", None, name, float(v), 0.0, measure, now)
+               for name, v in zip(rules.box_names, boxes) if np.isfinite(v)]
+    if now:
+        keep = pick(turn.keepers[position.rolls_left - 1][:, 0])
+        k, starts = rules.dice.preferred_pairs        # the roll's sub-keepers, preferred first
+        for i in k[starts[position.roll]:starts[position.roll + 1]]:
+            dice = dice_of(rules.dice.keepers[i])
+            if len(dice) < rules.n_dice:              # keeping all is scoring a box now
+                options.append(Advice("keep", dice, None, float(keep[i]), 0.0, measure))
+    order = ranked([a.value for a in options], range(len(options)))
+    best = options[order[0]].value
+    return [replace(options[i], loss=best - options[i].value) for i in order]
