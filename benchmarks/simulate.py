@@ -16,7 +16,7 @@ import time
 
 from yatzy_core.engine.cache import get_solution
 from yatzy_core.players.simulation import simulate
-from yatzy_core.players.strategies import strategy_names
+from yatzy_core.players.registry import strategy_names
 
 OTHER_GAMES = {"mc_planner": 20}   # games per timing run for the slow players
 DEFAULT_OTHER_GAMES = 20_000

@@ -13,6 +13,7 @@ from yatzy_core.cli.command import main
 from yatzy_core.engine import turn as engine_turn
 from yatzy_core.engine.position import Position
 from yatzy_core.engine.turn import box_values, evaluate
+from yatzy_core.game.rules import get_rules
 
 LATE = dict(used="ones,twos,threes,fours,fives,three_of_a_kind,four_of_a_kind,full_house,small_straight",
             upper_total=40, dice="66612", rolls_left=1)
@@ -175,3 +176,32 @@ def test_the_hint_for_score_now_holds_every_die_and_points_at_the_box(solutions)
     assert app.held == (True,) * 5 and app.table.selected == "large_straight"
     d = app.score("large_straight")
     assert d.optimal and d.choice == best
+
+
+# ---- review fixes: an unreachable goal in the explorer, numpy thetas, a table too small -------
+
+def test_the_explorer_answers_an_unreachable_goal_at_once():
+    """1900 is past any Yahtzee game (1,575): no table is needed, so the explorer must not ask
+    for one (`yatzy solve --goal 1900` builds none)."""
+    from yatzy_core.ui.objectives import objective_rows, play_for
+    p = Position.make("yahtzee", dice="11112", rolls_left=2)
+    assert play_for(p, "reach", scored=0, total=1900) == AtLeast(1900, 0)
+    _, rows, _ = objective_rows(p, "reach", scored=0, total=1900)
+    assert {r.value for r in rows} == {0.0}
+
+
+def test_risk_takes_numpy_numbers():
+    assert Risk(np.float32(0.5)).theta == 0.5 and type(Risk(np.int64(-1)).theta) is float
+    with pytest.raises(ValueError, match="theta"):
+        Risk(np.float64("nan"))
+
+
+def test_a_target_table_too_small_for_the_goal_is_refused():
+    from yatzy_core.objectives.targets import solve_targets
+    rules = get_rules("yahtzee-no-bonus")
+    p = Position.make(rules, used=set(rules.box_names) - {"ones", "chance"}, upper_total=0,
+                      dice="66666", rolls_left=0)
+    small = solve_targets(rules, 10, within=p.mask)
+    assert goal_advice(p, points=0, goal=10, targets=small)[0].probability == 1.0   # chance 30
+    with pytest.raises(ValueError, match="targets answer at most 10"):
+        goal_advice(p, points=0, goal=20, targets=small)                          # 20 <= 35 to gain

@@ -1,4 +1,4 @@
-"""Exact box expectations and score distributions of optimal play (policy.py, distribution.py).
+"""Exact box expectations and score distributions of optimal play (turn_forward.py, distribution.py).
 
 The full forward pass runs once, on yahtzee-no-bonus (the rule set with a published per-box
 table); rules with Yahtzee bonuses and jokers are checked on small games built from the same
@@ -170,7 +170,7 @@ def test_distribution_moments(no_bonus, small_games, solutions):
 
 
 def test_spread_depends_on_ties_within_bounds(small_games):
-    """Exact ties between choices with different spreads are real (see policy.py), so the
+    """Exact ties between choices with different spreads are real (see turn_forward.py), so the
     standard deviation of "optimal play" is a range; the tie rule's and the solver's lie in it."""
     widths = []
     for solution, play in small_games.values():

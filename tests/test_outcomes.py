@@ -1,4 +1,4 @@
-"""The compiled turn outcomes (outcomes.py) are policy.turn_outcomes exactly: the same box, points
+"""The compiled turn outcomes (outcomes.py) are turn_forward.turn_outcomes exactly: the same box, points
 and next state for every final roll, probabilities to 1e-12, on thousands of states of the real
 rule sets (jokers forced and free, Yatzy) and on small games with forced order and odd dice."""
 import numpy as np

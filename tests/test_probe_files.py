@@ -87,6 +87,19 @@ def test_a_new_csv_follows_the_umask(tmp_path):
     assert stat.S_IMODE((tmp_path / "b.csv").stat().st_mode) == 0o640
 
 
+def test_a_cache_file_follows_the_umask(tmp_path):
+    """A private umask keeps solved tables private too (they were always 0644)."""
+    solution, old = solve(TINY, progress=False), os.umask(0o077)
+    try:
+        private = save(solution, tmp_path / "private.npz")
+        os.umask(0o022)
+        shared = save(solution, tmp_path / "shared.npz")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o644
+
+
 # ---- 7: a FIFO at a cache file's path ------------------------------------------------------------
 
 def test_a_fifo_in_the_cache_is_one_warning_not_a_hang(tmp_path):
@@ -145,17 +158,20 @@ def _dead_pid() -> int:
 def test_stale_temporaries_are_removed_on_the_next_write(tmp_path):
     solution = solve(TINY, progress=False)
     path = tmp_path / cache.cache_path(TINY).name
-    old, dead = time.time() - 2 * cache.STALE_SECONDS, _dead_pid()
+    old, quiet, dead = time.time() - 2 * cache.STALE_SECONDS, time.time() - 2 * cache.QUIET_SECONDS, _dead_pid()
     names = {"dead": f".{path.name}.{dead}.abc_12.tmp", "old": f".{path.name}.zz9_ab.tmp",
              "live": f".{path.name}.{os.getppid()}.def_34.tmp", "fresh": f".{path.name}.qq1_xy.tmp",
+             "elsewhere": f".{path.name}.{dead}.ghi_56.tmp",   # no pid here, but written just now
              "foreign": ".notes.tmp", "other": "mine.npz.1.tmp"}
     for key, name in names.items():
         (tmp_path / name).write_bytes(b"partial")
         if key in ("old", "foreign", "other"):
             os.utime(tmp_path / name, (old, old))
+        if key == "dead":
+            os.utime(tmp_path / name, (quiet, quiet))
     save(solution, path)
     left = {p.name for p in tmp_path.iterdir()}
-    assert left == {path.name, names["live"], names["fresh"], names["foreign"], names["other"]}
+    assert left == {path.name, names["live"], names["fresh"], names["elsewhere"], names["foreign"], names["other"]}
 
 
 # ---- 13: unclear errors from rule files -------------------------------------------------------
@@ -275,7 +291,10 @@ def test_fuzzed_cache_entries_answer_with_at_most_one_warning(tmp_path_factory, 
         elif kind == "link":
             path.symlink_to(folder / "nowhere")
         elif kind == "stale temp":
-            (folder / f".{path.name}.{_dead_pid()}.abc.tmp").write_bytes(b"x")
+            stale = folder / f".{path.name}.{_dead_pid()}.abc.tmp"
+            stale.write_bytes(b"x")
+            quiet = time.time() - 2 * cache.QUIET_SECONDS
+            os.utime(stale, (quiet, quiet))
         else:
             path.write_bytes(b"" if kind == "empty" else b"PK\x03\x04garbage")
         record, answer = _within(60, path)

@@ -33,7 +33,7 @@ class Recorder:
 
 
 def check_games(rules, frame, turns) -> int:
-    """Replay every game with the rules as printed (independently of play.py and turn.py);
+    """Replay every game with the rules as printed (independently of batch.py and turn.py);
     return how many joker rolls were met."""
     jokers = 0
     upper_names = [b.name for b in rules.boxes if b.is_upper]

@@ -5,7 +5,7 @@ A log holds the rules (their name and, since version 2, the rules themselves as 
 TOML, so a variant or a rule file's game is graded under what was played), the first roll and
 each move with the dice it led to; replaying it through `coach.Game` gives the same decisions
 and the same grades (the losses are the advisor's, recomputed, never stored). The dice are
-sorted multisets, as `advisor.Position` keeps them, so a die's place on the table does not matter.
+sorted multisets, as `Position` keeps them, so a die's place on the table does not matter.
 
     {"format": "yatzy-game-log", "version": 2, "rules": "yatzy", "rule_file": "name = ...",
      "first_roll": [1, 1, 1, 1, 2],

@@ -46,8 +46,11 @@ def _cached_cap(position: Position, need: int) -> int | None:
 
 
 def quick_targets(position: Position, need: int) -> bool:
-    """Whether `targets_for` answers in about a second: a late position, or a cached table."""
-    return _late(position) or _cached_cap(position, need) is not None
+    """Whether `goal_advice` answers in about a second: a late position, a cached table, or a
+    need past the most the card can still gain (0 at once, no table)."""
+    space = StateSpace(position.rules)
+    return (_late(position) or need > most_gain(space, np.array([position.state(space)]))[0]
+            or _cached_cap(position, need) is not None)
 
 
 def targets_for(position: Position, need: int) -> Targets:
@@ -75,6 +78,9 @@ def goal_advice(position: Position, points: int, goal: int, targets: Targets | N
         turn = evaluate(space, box_values(space, np.zeros(space.size), state, MEAN), choose=False)
         return choices(position, turn, lambda a: np.where(np.isfinite(a), 0.0, a), "probability")
     targets = targets_for(position, need) if targets is None else targets
+    if need > targets.n_max:   # its last column is P(>= n_max), not P(>= need)
+        raise ValueError(f"targets answer at most {targets.n_max} points still needed, not {need}; "
+                         f"pass a table solved to {need} or more, or none")
     turn = evaluate(space, box_values(space, targets, state, TargetLanes(targets.n_max + 1)), choose=False)
     return choices(position, turn, lambda a: a[..., min(need, targets.n_max)], "probability")
 

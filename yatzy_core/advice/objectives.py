@@ -15,8 +15,11 @@ ValueError: total must be a whole number >= 0, got -1
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import ClassVar, Union
+
+import numpy as np
 
 from ..engine.turn import MEAN, MaxMean
 from ..game.checks import whole_number
@@ -77,8 +80,9 @@ class Risk:
 
     def __post_init__(self):
         t = self.theta
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t) or t == 0:
+        if isinstance(t, (bool, np.bool_)) or not isinstance(t, numbers.Real) or not math.isfinite(t) or t == 0:
             raise ValueError(f"theta must be a finite number other than 0 (0 is MaxMean), got {t!r}")
+        object.__setattr__(self, "theta", float(t))   # numpy numbers too, as check_theta takes them
 
 
 Objective = Union[MaxMean, AtLeast, Beat, Risk]

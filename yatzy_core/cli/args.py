@@ -161,9 +161,8 @@ class OutputFile:
     def commit(self) -> None:
         """Move the written temporary file into place (os.link refuses a file that appeared),
         with the mode a newly created file gets (mkstemp's is 0600)."""
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(self.tmp, 0o666 & ~umask)
+        from ..engine.cache import new_file_mode
+        os.chmod(self.tmp, new_file_mode())
         if self.force:
             _check_target(self.path, str(self.path), True, self.name)   # nothing swapped in since
             os.replace(self.tmp, self.path)

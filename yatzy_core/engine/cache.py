@@ -38,7 +38,8 @@ FINGERPRINT_CHARS = 16
 T = TypeVar("T")
 
 __all__ = ["CacheError", "CacheWarning", "cache_dir", "cache_path", "rules_fingerprint",
-           "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "get_solution"]
+           "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "get_solution",
+           "new_file_mode", "remove_stale_temporaries"]
 
 
 class CacheError(ValueError):
@@ -134,7 +135,7 @@ def write_trusted(path: str | Path, rules: str | Rules, numbers: np.ndarray, fmt
     try:
         with os.fdopen(fd, "wb") as f:
             if hasattr(os, "fchmod"):
-                os.fchmod(f.fileno(), 0o644)    # readable like any cache file, not 0600
+                os.fchmod(f.fileno(), new_file_mode())    # as any new file of the user's, not 0600
             np.savez_compressed(f, numbers=numbers, rules=rules.name,
                                 fingerprint=rules_fingerprint(rules), version=__version__,
                                 format=fmt, checksum=_checksum(numbers), **extra)
@@ -149,13 +150,24 @@ def write_trusted(path: str | Path, rules: str | Rules, numbers: np.ndarray, fmt
 
 
 STALE_SECONDS = 3600   # no cache write takes an hour: an older temporary file lost its writer
+QUIET_SECONDS = 60     # a writer's pid that is gone here may live on another machine sharing the
+                       # folder (a network home): its file is left a minute, far longer than a write
 TEMPORARY = re.compile(r"\.(?P<name>[A-Za-z0-9_.+-]+\.npz)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]+\.tmp")
+
+
+def new_file_mode() -> int:
+    """The mode a newly created file gets (0o666 less the umask): a temporary file from mkstemp
+    is 0600, and the file it becomes should be like any other the user creates."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[Path]:
     """Delete the temporary files `write_trusted` left in `folder` when its process was killed
-    (kill -9, power loss): only names of our own pattern, and only when the writer's process is
-    gone or the file is older than STALE_SECONDS, never one a live writer is still filling.
+    (kill -9, power loss): only names of our own pattern, and only when the file is older than
+    STALE_SECONDS, or its writer's process is gone and the file untouched for QUIET_SECONDS; never
+    one a live writer is still filling.
     Returns what was removed; a file that cannot be removed is left alone."""
     now = time.time() if now is None else now
     removed = []
@@ -163,9 +175,10 @@ def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[Pat
         for entry in entries:
             found = TEMPORARY.fullmatch(entry.name)
             with contextlib.suppress(OSError):
+                age = now - entry.stat(follow_symlinks=False).st_mtime if found else 0.0
                 if found and entry.is_file(follow_symlinks=False) and (
-                        now - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS
-                        or found["pid"] and not _alive(int(found["pid"]))):
+                        age > STALE_SECONDS
+                        or age > QUIET_SECONDS and found["pid"] and not _alive(int(found["pid"]))):
                     os.unlink(entry.path)
                     removed.append(Path(entry.path))
     return removed

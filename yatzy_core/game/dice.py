@@ -150,7 +150,7 @@ class DiceSpace:
         """Sub-keepers of every roll in order of preference among equally good ones (most dice,
         then keeper order), as one flat keeper array and the start of each roll's run.
 
-        This is the tie rule (policy.py) that makes the spread of optimal play well defined.
+        This is the tie rule (engine/turn_forward.py) that makes the spread of optimal play well defined.
         """
         k, r = self.pairs[:, 0], self.pairs[:, 1]
         order = np.lexsort((k, -self.keeper_size[k], r))

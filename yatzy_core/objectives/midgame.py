@@ -1,7 +1,7 @@
 """The final-score distribution from any point of a game, by the same forward pass as from the start.
 
 A game in progress is a turn state (used boxes, upper total, Yahtzee flag) with the points
-already scored, either at the start of a turn or inside one (an `advisor.Position`: the dice
+already scored, either at the start of a turn or inside one (an `Position`: the dice
 showing and the rerolls left). The rest of a started turn follows the policy's choices
 (`turn.evaluate`, the documented tie rule); from the next turn on `forward.push_layers` carries
 the points-so-far rows to the full card.
@@ -30,7 +30,7 @@ __all__ = ["position_distribution", "rows_of"]
 
 def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDistribution:
     """P(final score = x) under optimal play from `where`, a turn state index (start of a turn)
-    or an `advisor.Position` (inside a turn), with `points` already scored (all boxes and
+    or an `Position` (inside a turn), with `points` already scored (all boxes and
     bonuses; at least the position's upper total)."""
     space = solution.space
     whole_number("points", points)
@@ -46,7 +46,7 @@ def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDi
             raise ValueError(f"state {where} is not a reachable turn state of {solution.rules.name!r}")
         rows = rows_of([where], [points], [1.0], space)
     else:
-        raise TypeError(f"where must be a state index or an advisor.Position, got {type(where).__name__}")
+        raise TypeError(f"where must be a state index or an Position, got {type(where).__name__}")
     if len(rows.states) and space.boxes_used[space.decode(rows.states[0])[0]] < space.n_boxes:
         rows = push_layers(solution, rows, kind_box(solution.rules))[0]
     return ScoreDistribution(solution.rules.name, final_scores(rows))

@@ -3,7 +3,7 @@
 Every player follows `play.Strategy`: `keep(states, rolls, rerolls, rng)` and
 `box(states, rolls, rng)` over a batch of games. All but `planners.MCPlanner` are table driven (a
 decision is an array lookup), so thousands of games move together; `optimal` and the turn planners in `planners.py`
-build their tables per turn for the distinct states in the batch. `players.py` finds a player
+build their tables per turn for the distinct states in the batch. `registry.py` finds a player
 by its name.
 
 >>> greedy = Greedy("yahtzee")
@@ -291,7 +291,7 @@ class Optimal(TurnPlanner):
     Its turn tables are the turn engine's choices for the distinct states among the games, so
     a batch costs one solver turn per distinct state, not per game; they come from the
     engine's compiled fast path (`outcomes.turn_choices`, tested equal to `turn.evaluate`),
-    whose exact distribution `policy.py` computes.
+    whose exact distribution `engine/turn_forward.py` computes.
     """
 
     name = "optimal"

@@ -42,7 +42,7 @@ def box_label(name: str) -> str:
 
 
 def box_options(position) -> dict[str, tuple[int, int]]:
-    """What each allowed box would score with an `advisor.Position`'s dice: (box points, bonus)."""
+    """What each allowed box would score with an `Position`'s dice: (box points, bonus)."""
     options = {}
     for name, points in position.box_points().items():
         bonus = int(position.scored(name).bonus)

@@ -2,7 +2,7 @@
 
 Three layers, as in plotly's FigureWidget apps:
 
-1. the model is plain Python: an `advisor.Position` built from the inputs and `advise` on it;
+1. the model is plain Python: an `Position` built from the inputs and `advise` on it;
 2. `Explorer` (a traitlets `HasTraits`) holds the inputs, the position, the advice and the message,
    and builds its widgets and one `go.FigureWidget` once;
 3. widget callbacks only call `explorer.update(...)`; after every change `_render` rewrites the
