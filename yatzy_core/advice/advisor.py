@@ -17,7 +17,7 @@ from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
 from ..engine.subgame import full_table_at_hand, subgame_rules
 from ..engine.turn import box_values, evaluate
-from .objectives import MEAN, AtLeast, Beat, MaxMean, Objective, Risk
+from .objectives import MEAN, AdviceObjective, AtLeast, Beat, MaxMean, Risk
 from .ranking import Advice, choice_dict, choice_label, choices
 
 __all__ = ["Advice", "advise", "choices", "rest_of_game", "choice_label", "choice_dict"]
@@ -39,7 +39,7 @@ def rest_of_game(position: Position) -> Position:
 
 
 def advise(position: Position, solution: Solution | None = None, use_cache: bool = True, *,
-           objective: Objective = MEAN) -> list[Advice]:
+           objective: AdviceObjective = MEAN) -> list[Advice]:
     """Every distinct choice in this position, best first, valued for `objective`: `MaxMean()`
     (expected points still to come), `AtLeast(total, points)`, `Beat(score, points)` or
     `Risk(theta)` (`advice.objectives`). The choices, their order and ties are `choices`'.

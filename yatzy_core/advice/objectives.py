@@ -24,7 +24,7 @@ import numpy as np
 from ..engine.turn import MEAN, MaxMean
 from ..game.checks import whole_number
 
-__all__ = ["MaxMean", "AtLeast", "Beat", "Risk", "Objective", "MEAN", "MEASURES"]
+__all__ = ["MaxMean", "AtLeast", "Beat", "Risk", "AdviceObjective", "MEAN", "MEASURES"]
 
 MEASURES = ("expected", "probability", "certainty_equivalent")
 
@@ -85,4 +85,4 @@ class Risk:
         object.__setattr__(self, "theta", float(t))   # numpy numbers too, as check_theta takes them
 
 
-Objective = Union[MaxMean, AtLeast, Beat, Risk]
+AdviceObjective = Union[MaxMean, AtLeast, Beat, Risk]   # what advise ranks by (not turn.Objective)

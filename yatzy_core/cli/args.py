@@ -22,7 +22,7 @@ __all__ = [
     "strategy_name", "strategy_list", "flag", "OutputFile"]
 
 MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names, paths)
-MAX_LINE = 300      # longest error line the command prints
+MAX_MESSAGE = 300   # longest error or warning line the command prints
 
 
 def short(text, limit: int = 40) -> str:

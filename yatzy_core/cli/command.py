@@ -27,7 +27,7 @@ from ..advice.advisor import advise
 from ..advice.objectives import AtLeast, Beat, MaxMean, Risk
 from ..engine.position import Position
 from ..engine.cache import CacheWarning, get_solution
-from .args import MAX_LINE, flag, printable, rules_argument, short, text, theta, whole
+from .args import MAX_MESSAGE, flag, printable, rules_argument, short, text, theta, whole
 from .distribution import add_distribution_parser
 from .grade import add_grade_parser
 from .study import add_simulate_parser, add_study_parser
@@ -208,7 +208,7 @@ class _Parser(argparse.ArgumentParser):
         self._negative_number_matcher = NEGATIVE_NUMBER
 
     def error(self, message):
-        self.exit(2, short(f"{PROG}: error: {message} (see: {self.prog} --help)", MAX_LINE) + "\n")
+        self.exit(2, short(f"{PROG}: error: {message} (see: {self.prog} --help)", MAX_MESSAGE) + "\n")
 
     def _get_values(self, action, arg_strings):
         # Python 3.11's argparse drops a lone "--" value, so `--games=--` would reach the command
@@ -219,7 +219,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _warning_line(message, category, *_args, **_kwargs) -> None:
-    print(short(f"{PROG}: warning: {message}", MAX_LINE), file=sys.stderr)
+    print(short(f"{PROG}: warning: {message}", MAX_MESSAGE), file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()          # a closed pipe shows up here, not at interpreter exit
         return status
     except (ValueError, TypeError) as err:
-        print(short(f"{PROG}: error: {err}", MAX_LINE), file=sys.stderr)
+        print(short(f"{PROG}: error: {err}", MAX_MESSAGE), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader left (`| head`): point stdout at devnull so the exit flush is quiet too

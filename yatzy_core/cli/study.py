@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from .args import OutputFile, path, printable, rules_argument, strategy_list, strategy_name, text, whole
+from .args import OutputFile, path, printable, rules_argument, strategy_list, strategy_name, whole
 from ..players.batch import MAX_GAMES
 
 __all__ = ["add_simulate_parser", "add_study_parser"]
