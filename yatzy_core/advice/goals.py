@@ -82,7 +82,7 @@ def goal_advice(position: Position, points: int, goal: int, targets: Targets | N
         raise ValueError(f"targets answer at most {targets.n_max} points still needed, not {need}; "
                          f"pass a table solved to {need} or more, or none")
     turn = evaluate(space, box_values(space, targets, state, TargetLanes(targets.n_max + 1)), choose=False)
-    return choices(position, turn, lambda a: a[..., min(need, targets.n_max)], "probability")
+    return choices(position, turn, lambda a: a[..., need], "probability")
 
 
 def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[Advice]:

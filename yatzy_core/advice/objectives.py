@@ -14,15 +14,11 @@ ValueError: total must be a whole number >= 0, got -1
 """
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass
 from typing import ClassVar, Union
 
-import numpy as np
-
 from ..engine.turn import MEAN, MaxMean
-from ..game.checks import whole_number
+from ..game.checks import real_number, whole_number
 
 __all__ = ["MaxMean", "AtLeast", "Beat", "Risk", "AdviceObjective", "MEAN", "MEASURES"]
 
@@ -79,10 +75,13 @@ class Risk:
     label: ClassVar[str] = "certainty equivalent"
 
     def __post_init__(self):
-        t = self.theta
-        if isinstance(t, (bool, np.bool_)) or not isinstance(t, numbers.Real) or not math.isfinite(t) or t == 0:
-            raise ValueError(f"theta must be a finite number other than 0 (0 is MaxMean), got {t!r}")
-        object.__setattr__(self, "theta", float(t))   # numpy numbers too, as check_theta takes them
+        try:
+            theta = real_number("theta", self.theta)
+        except ValueError:
+            theta = 0.0
+        if theta == 0:
+            raise ValueError(f"theta must be a finite number other than 0 (0 is MaxMean), got {self.theta!r}")
+        object.__setattr__(self, "theta", theta)   # numpy numbers too, as check_theta takes them
 
 
 AdviceObjective = Union[MaxMean, AtLeast, Beat, Risk]   # what advise ranks by (not turn.Objective)

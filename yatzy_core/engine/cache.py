@@ -174,9 +174,11 @@ def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[Pat
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
             found = TEMPORARY.fullmatch(entry.name)
+            if not found:
+                continue
             with contextlib.suppress(OSError):
-                age = now - entry.stat(follow_symlinks=False).st_mtime if found else 0.0
-                if found and entry.is_file(follow_symlinks=False) and (
+                age = now - entry.stat(follow_symlinks=False).st_mtime
+                if entry.is_file(follow_symlinks=False) and (
                         age > STALE_SECONDS
                         or age > QUIET_SECONDS and found["pid"] and not _alive(int(found["pid"]))):
                     os.unlink(entry.path)

@@ -6,12 +6,17 @@
 Traceback (most recent call last):
 ...
 ValueError: batch must be a whole number >= 1, got 0
+>>> real_number("theta", np.float32(0.5))
+0.5
 """
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 
-__all__ = ["whole_number"]
+__all__ = ["whole_number", "real_number"]
 
 
 def whole_number(name: str, value, lo: int = 0) -> int:
@@ -19,3 +24,11 @@ def whole_number(name: str, value, lo: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
         raise ValueError(f"{name} must be a whole number >= {lo}, got {value!r}")
     return int(value)
+
+
+def real_number(name: str, value) -> float:
+    """`value` as a float; ValueError naming `name` unless it is a finite real number (numpy's
+    too, not a bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return float(value)

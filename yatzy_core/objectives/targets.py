@@ -21,13 +21,14 @@ Exponential utility needs no augmentation (exp(theta (a + b)) = exp(theta a) exp
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
-from ..game.checks import whole_number
+from ..game.checks import real_number, whole_number
 from ..engine.cache import CacheError, cache_path, cached, layout_digest, read_trusted, write_trusted
 from ..engine.compiled.kernel import Settings, Tables, vectorizing, tables
 from ..game.rules import Rules, get_rules
@@ -282,11 +283,14 @@ def check_theta(theta, rules: str | Rules) -> float:
     """theta as a float; ValueError naming it and the range allowed for `rules` unless it is a
     finite number within `theta_range` either side of 0."""
     lo, hi = theta_range(rules)
-    if isinstance(theta, bool) or not isinstance(theta, (int, float, np.integer, np.floating)) \
-            or not (np.isfinite(theta) and lo <= abs(theta) <= hi):
+    try:
+        x = real_number("theta", theta)
+    except ValueError:
+        x = math.nan
+    if not lo <= abs(x) <= hi:
         raise ValueError(f"theta must be a number with {lo:g} <= |theta| <= {hi:.4g} for these rules "
                          f"(at most {max_total(get_rules(rules)):,} points; 0 is the mean), got {theta!r}")
-    return float(theta)
+    return x
 
 
 def _risk_kind(theta: float) -> str:
