@@ -6,8 +6,9 @@ from inspect import signature
 import pytest
 
 from yatzy_core.engine.bruteforce import brute_force_value
-from yatzy_core.game.rules import (Box, Rules, get_rules, n_of_a_kind_fixed, of_a_kind_sum,
-                                   of_a_kind_total, straight_fixed, total, two_pairs, upper)
+from yatzy_core.game.rules import Rules, get_rules
+from yatzy_core.game.scoring import (Box, n_of_a_kind_fixed, of_a_kind_sum, of_a_kind_total,
+                                     straight_fixed, total, two_pairs, upper)
 from yatzy_core.engine.solver import solve
 
 # every backend the fast solver offers (the compiled kernel and the numpy reference)

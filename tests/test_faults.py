@@ -27,7 +27,8 @@ from yatzy_core.engine.bruteforce import brute_force_value
 from yatzy_core.engine.cache import CacheError, CacheWarning, get_solution, load, rules_fingerprint, save
 from yatzy_core.game.dice import counts_of, dice_of, dice_space
 from yatzy_core.players.batch import MAX_GAMES
-from yatzy_core.game.rules import Box, Rules, get_rules, total, upper
+from yatzy_core.game.rules import Rules, get_rules
+from yatzy_core.game.scoring import Box, total, upper
 from yatzy_core.players.simulation import simulate
 from yatzy_core.engine.solver import solve
 

@@ -19,8 +19,9 @@ from test_faults import FAST, TINY, cache_warnings
 from yatzy_core.engine import cache
 from yatzy_core.cli import command as cli
 from yatzy_core.engine.cache import get_solution, save
-from yatzy_core.game.rulefile import loads
-from yatzy_core.game.rules import Box, Rules, total, upper
+from yatzy_core.game.rulefile import load, loads
+from yatzy_core.game.rules import Rules
+from yatzy_core.game.scoring import Box, total, upper
 from yatzy_core.engine.solver import solve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,14 +138,14 @@ def test_rule_files_the_parser_would_choke_on(tmp_path, text, words):
     path.write_text(text)
     start = time.perf_counter()
     with pytest.raises(ValueError) as err:
-        Rules.from_file(path)
+        load(path)
     assert str(err.value).startswith(f"{path}: ") and words in str(err.value), str(err.value)[:200]
     assert "\n" not in str(err.value) and time.perf_counter() - start < 5
 
 
 def test_a_rule_file_that_never_ends_is_read_only_so_far(tmp_path):
     with pytest.raises(ValueError, match="/dev/zero: too large for a rule file"):
-        Rules.from_file("/dev/zero")
+        load("/dev/zero")
 
 
 # ---- 10: temporary files of killed writers ---------------------------------------------------
@@ -197,10 +198,10 @@ def test_rule_file_faults_name_the_field(tmp_path, change, field, words):
     path = tmp_path / "house.toml"
     path.write_text(GOOD.replace(*change))
     if field is None:
-        assert Rules.from_file(path).faces == 2
+        assert load(path).faces == 2
         return
     with pytest.raises(ValueError) as err:
-        Rules.from_file(path)
+        load(path)
     assert str(err.value).startswith(f"{path}: {field}: ") and words in str(err.value), str(err.value)
 
 
@@ -214,9 +215,9 @@ def test_latin1_is_one_line_naming_the_file_and_a_bom_is_accepted(tmp_path):
     path = tmp_path / "house.toml"
     path.write_bytes(GOOD.replace("n_dice = 3", 'description = "Café"\nn_dice = 3').encode("latin-1"))
     with pytest.raises(ValueError, match=rf"^{path}: not UTF-8 text \(byte 0xe9 at offset \d+\)"):
-        Rules.from_file(path)
+        load(path)
     path.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
-    assert Rules.from_file(path).box_names == ("ones", "chance")
+    assert load(path).box_names == ("ones", "chance")
 
 
 def test_info_escapes_control_characters(tmp_path):
@@ -251,7 +252,7 @@ def test_fuzzed_rule_files_work_or_name_the_file(tmp_path_factory, pieces, raw):
     path = tmp_path_factory.mktemp("r") / "fuzz.toml"
     path.write_bytes(GOOD.encode() + "".join(pieces).encode() + raw)
     try:
-        rules = Rules.from_file(path)
+        rules = load(path)
     except ValueError as err:
         assert str(err).startswith(f"{path}: ") and "\n" not in str(err), str(err)
     else:
@@ -319,7 +320,7 @@ def test_a_solve_that_cannot_fit_is_refused_before_it_starts(tmp_path, monkeypat
     from yatzy_core.game.states import StateSpace, memory_estimate
     path = tmp_path / "maxi126.toml"
     path.write_text(MAXI_126)
-    rules = Rules.from_file(path)
+    rules = load(path)
     assert StateSpace(rules).size == 2**20 * 127 * 2 and memory_estimate(StateSpace(rules)) > 5e9
     monkeypatch.setattr(solver, "available_memory", lambda: 4 * 10**9)
     monkeypatch.setattr(solver, "_backward", lambda *a: pytest.fail("the solve started"))

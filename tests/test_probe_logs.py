@@ -13,6 +13,7 @@ from yatzy_core.cli import command as cli
 from yatzy_core.engine.position import Position
 from yatzy_core.advice.coach import Game, play_optimally
 from yatzy_core.advice.gamelog import dumps, loads, replay, to_log
+from yatzy_core.game import rulefile
 from yatzy_core.game.rules import Rules, get_rules
 from test_faults import FAST
 
@@ -80,7 +81,7 @@ def test_a_variant_game_is_graded_under_the_variant(variant_game, tmp_path):
 def test_a_rule_file_game_is_graded_and_an_old_log_takes_the_file(tmp_path):
     file = tmp_path / "ok.toml"
     file.write_text(RULE_FILE)
-    game = play_optimally(Rules.from_file(file), seed=2)
+    game = play_optimally(rulefile.load(file), seed=2)
     path = tmp_path / "game.json"
     path.write_text(dumps(game))
     status, out, _ = call("grade", str(path), "--json")

@@ -22,6 +22,7 @@ from yatzy_core.engine.cache import cache_path
 from yatzy_core.cli.command import main
 from yatzy_core.objectives.goal_play import risk_distribution
 from yatzy_core.advice.goals import goal_advice, risk_advice
+from yatzy_core.game.rulefile import load
 from yatzy_core.game.rules import Rules, get_rules
 from yatzy_core.objectives.targets import check_theta, max_total, solve_risk, target_table
 
@@ -112,7 +113,7 @@ def big_points(tmp_path):
 
 
 def test_a_rule_files_points_bound_theta(big_points):
-    rules = Rules.from_file(big_points)
+    rules = load(big_points)
     p = Position.make(rules, used={"chance"}, dice="11", rolls_left=0)
     for bad in (5.0, -0.4, 0.071):     # 700 / 10,012 = 0.0699
         with pytest.raises(ValueError, match="theta"):

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from yatzy_core.game.rules import CATALOGUE, make_scorer, get_rules, rule_names
+from yatzy_core.game.rules import get_rules, rule_names
+from yatzy_core.game.scoring import CATALOGUE, make_scorer
 
 YATZY, YAHTZEE, THESIS = get_rules("yatzy"), get_rules("yahtzee"), get_rules("yatzy-thesis")
 MAXI = get_rules("maxi-yatzy")

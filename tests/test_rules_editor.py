@@ -8,7 +8,7 @@ import pytest
 
 from yatzy_core import Position, advise, get_rules, solve
 from yatzy_core.objectives.distribution import ScoreDistribution
-from yatzy_core.game.rules import Box, make_scorer
+from yatzy_core.game.scoring import Box, make_scorer
 from yatzy_core.ui.background import Latest, Superseded
 from yatzy_core.ui.rules_editor import EDITABLE, Result, RulesEditor, moves_at
 

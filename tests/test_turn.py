@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from yatzy_core.engine.bruteforce import brute_force_value
-from yatzy_core.game.rules import Box, Rules, get_rules, n_of_a_kind_fixed, total, upper
+from yatzy_core.game.rules import Rules, get_rules
+from yatzy_core.game.scoring import Box, n_of_a_kind_fixed, total, upper
 from yatzy_core.game.states import StateSpace
 from yatzy_core.engine.turn import (MEAN, TIE, TargetLanes, ExpUtility, box_values, evaluate, preferred_box,
                                     preferred_keeper, ranked, score_box, turn_values)

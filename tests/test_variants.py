@@ -3,7 +3,7 @@ classic what-if questions answered with exact values."""
 import pytest
 
 from yatzy_core import get_rules, solve
-from yatzy_core.game.rules import Box, make_scorer
+from yatzy_core.game.scoring import Box, make_scorer
 from yatzy_core.game.variants import QUESTIONS, answer, knobs, point_boxes, rules_for, variant
 
 

@@ -8,7 +8,8 @@ The flat public API of the core; the optional figures and widgets are in `yatzy_
 """
 from .version import __version__
 from .game.dice import DiceSpace, counts_of, dice_of, dice_space
-from .game.rules import Box, Rules, get_rules, rule_names
+from .game.scoring import Box
+from .game.rules import Rules, get_rules, rule_names
 from .game.states import StateSpace, layer_sizes
 from .engine.turn import (TIE, ExpUtility, TargetLanes, Turn, best_subkeeper, box_values, evaluate,
                           keeper_values, preferred_box, preferred_keeper, score_box, turn_values)

@@ -65,7 +65,7 @@ def to_log(game: Game) -> dict:
         moves.append(move)
     log = {"format": FORMAT, "version": VERSION, "rules": game.rules.name}
     try:
-        log["rule_file"] = game.rules.to_toml()
+        log["rule_file"] = rulefile.dumps(game.rules)
     except ValueError:        # a hand-made scorer: only readable back with its Rules given
         pass
     return {**log, "first_roll": list(first), "moves": moves}

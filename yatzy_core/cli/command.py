@@ -31,6 +31,7 @@ from .args import MAX_MESSAGE, flag, printable, rules_argument, short, text, the
 from .distribution import add_distribution_parser
 from .grade import add_grade_parser
 from .study import add_simulate_parser, add_study_parser
+from ..game.rulefile import load
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 
@@ -243,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             warnings.simplefilter("always", CacheWarning)
             warnings.showwarning = _warning_line
             if getattr(args, "rules_file", None):   # every subcommand takes Rules for --rules
-                args.rules = Rules.from_file(args.rules_file)
+                args.rules = load(args.rules_file)
             status = args.run(args)
         sys.stdout.flush()          # a closed pipe shows up here, not at interpreter exit
         return status

@@ -32,7 +32,8 @@ from math import lcm
 
 import numpy as np
 
-from ..game.rules import Box, Rules, total  # noqa: F401  (Box, total: for the doctest)
+from ..game.ruleset import Rules
+from ..game.scoring import Box, total  # noqa: F401  (Box, total: for the doctest)
 
 __all__ = ["brute_force_value", "brute_force_at_least"]
 

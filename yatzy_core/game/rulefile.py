@@ -1,7 +1,7 @@
 """Rule files: a rule set as TOML text, read into a checked `Rules` value and written back.
 
 The top-level keys are the `Rules` fields (omitted ones keep its defaults); each `[[boxes]]`
-table names a box, a scorer from `rules.CATALOGUE` and that scorer's parameters, plus an
+table names a box, a scorer from `scoring.CATALOGUE` and that scorer's parameters, plus an
 optional `joker_value` and `max_score` (checked against the best roll). A bad file raises one
 ValueError naming the file, the field and what is allowed.
 
@@ -31,7 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from .dice import dice_space
-from .rules import CATALOGUE, Box, Rules, make_scorer
+from .ruleset import Rules
+from .scoring import CATALOGUE, Box, make_scorer
 
 __all__ = ["load", "loads", "dumps"]
 

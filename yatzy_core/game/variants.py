@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .rulefile import dumps, loads
-from .rules import Box, Rules, get_rules, make_scorer
+from .rules import Rules, get_rules
+from .scoring import Box, make_scorer
 
 __all__ = ["KNOBS", "QUESTIONS", "Question", "knobs", "point_boxes", "variant", "describe",
            "rules_for", "answer"]
