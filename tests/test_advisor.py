@@ -227,3 +227,15 @@ def test_keepers_offered_are_every_sub_multiset_once():
         offered = [a.keep for a in advise(Position.make("yatzy", dice=dice, rolls_left=1)) if a.action == "keep"]
         assert len(offered) == len(set(offered)) == count - 1          # keeping all five: score now
         assert all(all(k.count(d) <= dice.count(str(d)) for d in k) for k in offered)
+
+
+def test_forced_order_positions_are_prefixes_of_the_card(solutions):
+    """Under forced order only the first k boxes can be used: any other set is refused (its
+    table entries are unreachable, so a value would be wrong), and a prefix is valued by the table."""
+    with pytest.raises(ValueError, match=r"first 2 of the card \(ones, twos\)"):
+        Position.make("forced-yatzy", used=["twos", "threes"], dice="11356", rolls_left=0)
+    position = Position.make("forced-yatzy", used=["ones", "twos"], dice="33356", rolls_left=0)
+    solution = solutions("forced-yatzy")
+    (only,) = advise(position, solution)
+    assert only.box == "threes"
+    assert only.value == pytest.approx(9 + solution.value(0b111, 9), abs=1e-9)

@@ -23,7 +23,8 @@ def pyproject_requirements() -> set[tuple[str, str]]:
 
 
 def conda_requirements() -> set[tuple[str, str]]:
-    """The top-level `- name spec` items under `dependencies:`; the nested pip list is skipped."""
+    """The `- name spec` items under `dependencies:`, the nested pip list's too (for packages
+    conda-forge lacks); the pip list's `-e .` is the package itself, not a requirement."""
     reqs, inside = set(), False
     for line in (ROOT / "environment.yml").read_text().splitlines():
         text = line.split("#")[0].rstrip()
@@ -31,9 +32,9 @@ def conda_requirements() -> set[tuple[str, str]]:
             continue
         if not line.startswith(" "):             # a top-level key
             inside = text.startswith("dependencies:")
-        elif inside and re.match(r"^  - ", text):  # a direct item, not the nested pip entries
-            item = text[4:].strip()
-            if item not in ("pip", "pip:"):
+        elif inside and re.match(r"^\s+- ", text):
+            item = text.strip()[2:].strip()
+            if item not in ("pip", "pip:", "-e ."):
                 reqs.add(requirement(item))
     return reqs
 

@@ -131,6 +131,10 @@ class Position:
             rules.box_index(name)   # ValueError listing the valid names
         if len(self.used) == rules.n_boxes:
             raise ValueError("all boxes are used: the game is over, there is nothing to advise")
+        if rules.forced_order and set(self.used) != set(rules.box_names[:len(self.used)]):
+            raise ValueError(f"the used boxes must be the first {len(self.used)} of the card "
+                             f"({', '.join(rules.box_names[:len(self.used)])}): rules "
+                             f"{rules.name!r} fill the boxes in card order")
         if not isinstance(self.upper_total, (int, np.integer)) or isinstance(self.upper_total, bool):
             raise ValueError(f"upper total must be a whole number, got {self.upper_total!r}")
         if self.upper_total not in upper_totals(rules, self.used):
