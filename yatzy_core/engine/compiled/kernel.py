@@ -175,14 +175,10 @@ def _idx(mask, u, y, s):
 
 @njit(parallel=True, cache=True)
 def _solve_groups(groups, values, second, want, s, t):
-    score, joker, face_of_box, kind_face = t.score, t.joker, t.face_of_box, t.kind_face
-    add_die, sub, n_sub, first_roll = t.add_die, t.sub, t.n_sub, t.first_roll
-    pref_keeper, pref_start, points, row_of = t.pref_keeper, t.pref_start, t.points, t.row_of
-    zero_row, scoring, n_scoring = t.zero_row, t.scoring, t.n_scoring
     n_groups = len(groups)
     n_chunks = min(n_groups, 256)
-    n_keepers = add_die.shape[0]
-    n_rolls, n_boxes = score.shape
+    n_keepers = t.add_die.shape[0]
+    n_rolls, n_boxes = t.score.shape
     for c in prange(n_chunks):
         w = np.empty((n_keepers, LANES))       # keeper values; its tail is the rolls' values
         w2 = np.zeros((n_keepers if want else 1, LANES))   # and their second moments
@@ -196,34 +192,41 @@ def _solve_groups(groups, values, second, want, s, t):
             lanes = groups[g]
             e = w[s.roll_offset:]
             mask = lanes[0] // s.n_flags // s.n_upper
-            allowed = ~mask & (mask + 1) if s.forced_order == 1 else ~mask
-            n_open = _box_rows(rows, rows2, no_record, no_record, False, boxes, lanes, values,
-                               second, s, face_of_box, allowed)
-            _last_roll(e, boxes[:n_open], allowed, rows, points, row_of, zero_row, scoring,
-                       n_scoring)
+            allowed = allowed_boxes(mask, s)
+            n_open = _box_rows(rows, rows2, no_record, no_record, boxes, lanes, values, second,
+                               s, t)
+            _last_roll(e, boxes[:n_open], allowed, rows, t)
             if want:
-                _last_roll_second(e, e2, boxes[:n_open], rows, rows2, points, row_of)
+                _last_roll_second(e, e2, boxes[:n_open], rows, rows2, t.points, t.row_of)
             if s.tracks_flag == 1 and (mask >> s.yahtzee_index) & 1:
                 for v in range(LANES):
-                    u = (lanes[v] // s.n_flags) % s.n_upper
-                    _joker_rolls(e, e2, v, mask, allowed, u, lanes[v] % s.n_flags, want, values,
-                                 second, score, joker, face_of_box, kind_face, s)
+                    _joker_rolls(e, e2, v, lanes[v], want, values, second, s, t)
             for _ in range(s.rolls_per_turn - 1):
-                _reroll(w, w2, own, e2, want, s, add_die, sub, n_sub, pref_keeper, pref_start)
-            _first_roll(e, first_roll, lanes, values)
+                _reroll(w, w2, own, e2, want, s, t)
+            _first_roll(e, t.first_roll, lanes, values)
             if want:
-                _first_roll(e2, first_roll, lanes, second)
+                _first_roll(e2, t.first_roll, lanes, second)
 
 
 @njit(cache=True)
-def _box_rows(rows, rows2, nxt, upper_bonus, record, boxes, lanes, values, second, s,
-              face_of_box, allowed):
+def allowed_boxes(mask, s):
+    """Bit b set when box b may be filled from box set `mask`: every open box, or under forced
+    order only the first open one."""
+    return ~mask & (mask + 1) if s.forced_order == 1 else ~mask
+
+
+@njit(cache=True)
+def _box_rows(rows, rows2, nxt, upper_bonus, boxes, lanes, values, second, s, t):
     """For each box this lane group may fill, the value (and second moment) of filling it, by
     lane: rows[b, c] for an upper box whose face shows c times (its points included), rows[b, 0]
-    the next state's value for a lower box (rows[b, 1]: a zero in the Yahtzee box). With
-    `record`, also the next state and the upper bonus of each row (for the turn outcomes).
-    Returns how many boxes were written to `boxes` (in card order)."""
+    the next state's value for a lower box (rows[b, 1]: a zero in the Yahtzee box). When `nxt`
+    is a full-size array (not the (1, 1, 1) placeholder), also the next state and the upper bonus
+    of each row (for the turn outcomes). Returns how many boxes were written to `boxes` (in
+    card order)."""
+    face_of_box = t.face_of_box
     mask = lanes[0] // s.n_flags // s.n_upper
+    allowed = allowed_boxes(mask, s)
+    record = nxt.shape[2] == LANES
     n_open = 0
     for b in range(len(face_of_box)):
         if not (allowed >> b) & 1:
@@ -256,13 +259,14 @@ def _box_rows(rows, rows2, nxt, upper_bonus, record, boxes, lanes, values, secon
 
 
 @njit(cache=True)
-def _last_roll(e, boxes, allowed, rows, points, row_of, zero_row, scoring, n_scoring):
+def _last_roll(e, boxes, allowed, rows, t):
     """e[r] = value of the best box for the last roll r: max over boxes of points + rows[...].
 
     A roll that scores nothing in a box reads the box's zero row, the same for every roll: the
     best of those is taken once, and each roll then visits only the boxes it scores in (a roll
     scoring p > 0 in a box also meets its zero row, which is worth less, so the max is exact).
     Lanes are held in registers (written out for LANES = 8: one AVX-512 vector)."""
+    points, row_of, zero_row, scoring, n_scoring = t.points, t.row_of, t.zero_row, t.scoring, t.n_scoring
     z0 = z1 = z2 = z3 = z4 = z5 = z6 = z7 = -np.inf
     for b in boxes:
         q = zero_row[b]
@@ -342,9 +346,10 @@ def _first_roll(e, first_roll, lanes, out):
 
 
 @njit(cache=True)
-def _reroll(w, w2, own, e2, want, s, add_die, sub, n_sub, pref_keeper, pref_start):
+def _reroll(w, w2, own, e2, want, s, t):
     """One reroll stage: keeper values by the keepers recursion (w[k] = mean of w[k + one die]),
     then each roll's best sub-keeper (m[k] = max(w[k], m[k - one die]), sizes ascending)."""
+    add_die, sub, n_sub, pref_keeper, pref_start = t.add_die, t.sub, t.n_sub, t.pref_keeper, t.pref_start
     off = s.roll_offset
     inv = 1.0 / s.faces
     n_keepers = w.shape[0]
@@ -430,9 +435,13 @@ def _best_child(w, k, sub, n):
 
 
 @njit(cache=True)
-def _joker_rolls(e, e2, v, mask, allowed, u, y, want, values, second, score, joker, face_of_box,
-                 kind_face, s):
-    """n of a kind with the Yahtzee box filled: the Yahtzee bonus and the joker rule."""
+def _joker_rolls(e, e2, v, lane, want, values, second, s, t):
+    """n of a kind with the Yahtzee box filled: the Yahtzee bonus and the joker rule, for lane v
+    (state `lane`)."""
+    score, joker, face_of_box, kind_face = t.score, t.joker, t.face_of_box, t.kind_face
+    mask = lane // s.n_flags // s.n_upper
+    u, y = (lane // s.n_flags) % s.n_upper, lane % s.n_flags
+    allowed = allowed_boxes(mask, s)
     n_rolls, n_boxes = score.shape
     yi = s.yahtzee_index
     bonus = float(s.yahtzee_bonus) if y == 1 else 0.0

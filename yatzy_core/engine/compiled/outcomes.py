@@ -25,7 +25,7 @@ from numba import njit, prange
 
 from .kernel import LANES, lane_groups, tables, vectorizing
 from .kernel import _average as kernel_average, _best_child as kernel_best_child
-from .kernel import _box_rows, _idx, _upper_step, _last_roll as kernel_last_roll
+from .kernel import _box_rows, _idx, _upper_step, _last_roll as kernel_last_roll, allowed_boxes
 from ..turn_forward import TurnOutcomes
 from ..turn import TIE
 from ...game.states import StateSpace
@@ -158,9 +158,8 @@ def last_roll_outcomes(lanes, values, s, t, w, box, pts, ubo, ybo, nxo):
     its values are left in w[6])."""
     rows, nxt, ub, e, boxes = w[0], w[1], w[2], w[6], w[8]
     mask = lanes[0] // s.n_flags // s.n_upper
-    allowed = (~mask & (mask + 1)) if s.forced_order == 1 else ~mask
-    n_open = _box_rows(rows, w[9], nxt, ub, True, boxes, lanes, values, values, s, t.face_of_box,
-                       allowed)
+    allowed = allowed_boxes(mask, s)
+    n_open = _box_rows(rows, w[9], nxt, ub, boxes, lanes, values, values, s, t)
     _last_roll(e, box, pts, ubo, ybo, nxo, rows, nxt, ub, boxes[:n_open], allowed, t)
     if s.tracks_flag == 1 and (mask >> s.yahtzee_index) & 1:
         for v in range(LANES):
@@ -171,7 +170,7 @@ def last_roll_outcomes(lanes, values, s, t, w, box, pts, ubo, ybo, nxo):
 def _last_roll(e, box, pts, ubo, ybo, nxo, rows, nxt, ub, boxes, allowed, t):
     """Each last roll's best box value (kernel._last_roll) and the first box in card order
     within TIE of it (boxes walked backwards, the last good one kept; lanes in registers)."""
-    kernel_last_roll(e, boxes, allowed, rows, t.points, t.row_of, t.zero_row, t.scoring, t.n_scoring)
+    kernel_last_roll(e, boxes, allowed, rows, t)
     for r in range(e.shape[0]):
         t0, t1, t2, t3 = e[r, 0] - TIE, e[r, 1] - TIE, e[r, 2] - TIE, e[r, 3] - TIE
         t4, t5, t6, t7 = e[r, 4] - TIE, e[r, 5] - TIE, e[r, 6] - TIE, e[r, 7] - TIE
