@@ -132,12 +132,14 @@ def test_explorer_shows_the_packages_advice(page, solutions):
     expect(page.locator(".yc-best")).to_contain_text(f"Best: {expected}")
     expect(page.locator(".yc-advice tr.yc-best-row").first).to_contain_text(expected)
     expect(page.locator(".yc-message")).to_have_text("")
-    assert [page.locator(f".yc-die-{i}").inner_text().strip() for i in range(5)] == list("11112")
+    faces = [page.locator(f".yc-die-{i} svg").get_attribute("aria-label") for i in range(5)]
+    assert faces == list("11112")                              # drawn as the coach draws dice
+    expect(page.locator(".yc-used-three_of_a_kind")).to_have_text("Three of a kind")
 
     after = best_for("21112", solutions)
     assert after != expected                                    # the click must change the advice
     page.locator(".yc-die-0").click()                           # the first 1 becomes a 2
-    expect(page.locator(".yc-die-0")).to_have_text("2")
+    expect(page.locator(".yc-die-0 svg")).to_have_attribute("aria-label", "2")
     expect(page.locator(".yc-best")).to_contain_text(f"Best: {after}")
     expect(page.locator(".yc-advice tr.yc-best-row").first).to_contain_text(after)
     chart = page.locator(".yc-explorer .js-plotly-plot")                # the FigureWidget drew

@@ -60,8 +60,8 @@ LAYERS = [
     ["cli.study", "cli.distribution", "cli.grade"],
     ["cli.command"],
     ["__main__", "ui.objectives"],                # what the explorer ranks by
-    ["ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.scorecard",
-     "ui.dice_widget", "ui.coach_log"],
+    ["ui.scorecard", "ui.dice_widget"],           # the pad's card and the dice, for both pages
+    ["ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.coach_log"],
     ["ui.coach_outlook", "ui.coach_goal"],
     ["ui.widgets_coach", "ui.rules_editor"],
 ]

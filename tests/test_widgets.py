@@ -35,13 +35,15 @@ def test_known_position_shows_the_advisors_ranking(explorer, solutions):
 
 
 def test_clicking_a_die_cycles_it_and_updates_the_advice(explorer, solutions):
-    explorer.dice_w[4].click()                                          # the 2 becomes a 3
-    assert explorer.dice == (1, 1, 1, 1, 3) and explorer.dice_w[4].description == "3"
+    explorer.dice_table.click_die(4)                                    # the 2 becomes a 3
+    assert explorer.dice == (1, 1, 1, 1, 3) and explorer.dice_table.dice == [1, 1, 1, 1, 3]
+    assert 'aria-label="3"' in explorer.dice_table.svgs[4]             # drawn with three pips
+    assert explorer.dice_table.svgs[4].count("<circle") == 3
     assert explorer.advice == advice_for(solutions, "yatzy", dice="11113", rolls_left=2)
     for _ in range(3):
-        explorer.dice_w[4].click()
+        explorer.dice_table.click_die(4)
     assert explorer.dice[4] == 6
-    explorer.dice_w[4].click()
+    explorer.dice_table.click_die(4)
     assert explorer.dice[4] == 1                                        # 6 wraps round to 1
     assert explorer.best_label == advice_for(solutions, "yatzy", dice="11111", rolls_left=2)[0].label
 
@@ -58,15 +60,20 @@ def test_widgets_drive_the_model(explorer, solutions):
     assert f"{ranked[0].expected + 40:.2f}" in explorer.best_w.value
     assert explorer.fig.data[0].x[-1] == pytest.approx(ranked[0].expected + 40)
     explorer.dice_text.value = "66665"
-    assert explorer.dice == (5, 6, 6, 6, 6) and explorer.dice_w[0].description == "5"
+    assert explorer.dice == (5, 6, 6, 6, 6) and explorer.dice_table.dice == [5, 6, 6, 6, 6]
+
+
+def test_explorer_dice_are_the_coachs_without_its_controls(explorer):
+    table = explorer.dice_table
+    assert (table.show_controls, table.listen_keys, table.die_class) == (False, False, "yc-die")
 
 
 def test_update_matches_the_widgets(explorer):
     explorer.update(rules="yahtzee", dice="33456", rolls_left=1, used="ones,chance", upper_total=2)
     assert explorer.rules_w.value == "yahtzee" and explorer.rolls_w.value == 1
-    names = [t.description for t in explorer.card_w.children]
-    assert names == list(explorer.position.rules.box_names)
-    assert [t.description for t in explorer.card_w.children if t.value] == ["ones", "chance"]
+    labels = [t.description for t in explorer.card_w.children]     # as the coach's card reads
+    assert labels[:2] == ["Ones", "Twos"] and labels[6] == "Three of a kind" and len(labels) == 13
+    assert [t.description for t in explorer.card_w.children if t.value] == ["Ones", "Chance"]
     assert explorer.upper_w.value == 2 and not explorer.bonus_w.disabled
 
 

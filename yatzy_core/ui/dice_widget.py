@@ -1,5 +1,7 @@
 """The dice table of the coach: dice drawn as dice (SVG pips), click to hold, the score card
 below them, and the keyboard (1-6 hold, r roll, Enter score, arrows pick a box, h hint, u undo).
+The explorer shows the same dice without the controls (`show_controls=False`, `listen_keys=False`):
+there a click changes a die's face, whatever the owner registers for "toggle".
 
 An anywidget: a small ESM module draws the traits and forwards clicks and key presses to
 Python as messages; every decision (which key does what, which box the arrows land on) is
@@ -52,21 +54,23 @@ function typing(target) {
 }
 function render({ model, el }) {
   el.classList.add("yc-table");
-  el.innerHTML = `<div class="yc-dice-row"></div>
+  const controls = model.get("show_controls");   // the explorer shows the dice alone
+  el.innerHTML = `<div class="yc-dice-row"></div>` + (controls ? `
     <div class="yc-actions">
       <button class="yc-coach-roll" title="r"></button>
       <button class="yc-coach-hint" title="h">Hint</button>
       <button class="yc-coach-undo" title="u">Undo</button>
     </div>
     <div class="yc-keys"></div>
-    <div class="yc-pad-holder"></div>`;
+    <div class="yc-pad-holder"></div>` : "");
   const row = el.querySelector(".yc-dice-row"), holder = el.querySelector(".yc-pad-holder");
   const send = (msg) => model.send(msg);
   const draw = () => {
-    const svgs = model.get("svgs"), held = model.get("held");
+    const svgs = model.get("svgs"), held = model.get("held"), prefix = model.get("die_class");
     row.innerHTML = svgs.map((svg, i) =>
-      `<div class="yc-die yc-coach-die-${i}${held[i] ? " yc-held" : ""}" data-i="${i}" title="${i + 1}">${svg}</div>`
+      `<div class="yc-die ${prefix}-${i}${held[i] ? " yc-held" : ""}" data-i="${i}" title="${model.get("die_title") || i + 1}">${svg}</div>`
     ).join("");
+    if (!controls) return;
     holder.innerHTML = model.get("card");
     el.querySelector(".yc-keys").innerHTML = `keys: 1-${Math.max(svgs.length, 1)} hold &middot; r roll &middot; ` +
       "&uarr;&darr; pick a box &middot; Enter score &middot; h hint &middot; u undo";
@@ -80,14 +84,16 @@ function render({ model, el }) {
     const die = e.target.closest(".yc-die");
     if (die) send({ type: "toggle", i: Number(die.dataset.i) });
   });
-  holder.addEventListener("click", (e) => {
-    const box = e.target.closest("tr[data-box]");
-    if (box) send({ type: "score", box: box.dataset.box });
-  });
-  for (const name of ["roll", "hint", "undo"])
-    el.querySelector(`.yc-coach-${name}`).addEventListener("click", () => send({ type: name }));
+  if (controls) {
+    holder.addEventListener("click", (e) => {
+      const box = e.target.closest("tr[data-box]");
+      if (box) send({ type: "score", box: box.dataset.box });
+    });
+    for (const name of ["roll", "hint", "undo"])
+      el.querySelector(`.yc-coach-${name}`).addEventListener("click", () => send({ type: name }));
+  }
   const onKey = (e) => {
-    if (!el.isConnected || typing(e.target) || e.ctrlKey || e.metaKey || e.altKey || !ACTIVE.has(e.key)) return;
+    if (!model.get("listen_keys") || !el.isConnected || typing(e.target) || e.ctrlKey || e.metaKey || e.altKey || !ACTIVE.has(e.key)) return;
     e.preventDefault();
     send({ type: "key", key: e.key });
   };
@@ -134,6 +140,11 @@ class DiceTable(anywidget.AnyWidget):
     can_roll = Bool(False).tag(sync=True)
     can_undo = Bool(False).tag(sync=True)
     over = Bool(False).tag(sync=True)
+    show_controls = Bool(True).tag(sync=True)     # roll/hint/undo buttons, key help and card
+                                                  # (read once, when the table is drawn)
+    listen_keys = Bool(True).tag(sync=True)       # listen to the page's keys (one table a page)
+    die_class = Unicode("yc-coach-die").tag(sync=True)   # die i carries class f"{die_class}-{i}"
+    die_title = Unicode("").tag(sync=True)        # a die's tooltip ("": its number)
     dice = List(Int())                            # the faces (Python side only)
     open_boxes = List(Unicode())                  # the boxes the arrows walk through, card order
     selected = Unicode(None, allow_none=True)
@@ -172,7 +183,7 @@ class DiceTable(anywidget.AnyWidget):
         return handler(*args) if handler else None
 
     def click_die(self, i: int) -> None:
-        """What a click on die i does: flip its hold."""
+        """What a click on die i does: the owner's "toggle" (the coach flips its hold)."""
         if not 0 <= i < len(self.dice):
             raise ValueError(f"i must be a die position 0..{len(self.dice) - 1}, got {i}")
         self._call("toggle", i)

@@ -94,7 +94,7 @@ def moves_table(before: list[Advice], after: list[Advice]) -> str:
         b = before[i] if i < len(before) else None
         a = after[i] if i < len(after) else None
         rows.append(f"<tr><td>{i + 1}</td>{cells(b)}{cells(a)}</tr>")
-    return TABLE_CSS + '<table class="yc-table">' + "".join(rows) + "</table>"
+    return TABLE_CSS + '<table class="yc-rank-table">' + "".join(rows) + "</table>"
 
 
 class _Bar:

@@ -13,8 +13,8 @@ So cells and tests drive the model with `explorer.update(**params)` and read
 a stable CSS class (`yc-die-0`, `yc-rules`, `yc-best`, ...) for the browser test.
 
 >>> ex = Explorer(rules="yatzy", dice=(1, 1, 1, 1, 2), rolls_left=2)
->>> len(ex.dice_w), ex.best_label, ex.value_heading
-(5, 'keep 1 1 1 1', 'expected points still to come')
+>>> ex.dice_table.dice, ex.best_label, ex.value_heading
+([1, 1, 1, 1, 2], 'keep 1 1 1 1', 'expected points still to come')
 >>> ex.update(upper_total=7, used=("ones",)).message
 'Impossible position: upper total 7 cannot be made with the used upper boxes (ones)'
 """
@@ -33,7 +33,9 @@ from ..advice.advisor import Advice, advise
 from ..engine.position import Position, parse_dice
 from ..game.rules import get_rules, rule_names
 from ..engine.solutions import solution_for
+from .dice_widget import DiceTable
 from .objectives import OBJECTIVES, Shown, mean_rows, objective_rows
+from .scorecard import box_label
 
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",
            "publish"]
@@ -41,10 +43,10 @@ __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "v
 INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored",
           "objective", "goal", "theta")
 BEST_COLOUR, OTHER_COLOUR = "#2ca02c", "#9bb7d4"
-TABLE_CSS = ("<style>.yc-table{border-collapse:collapse;font-family:sans-serif;font-size:13px}"
-             ".yc-table td,.yc-table th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"
-             ".yc-table td:nth-child(2),.yc-table th:nth-child(2){text-align:left}"
-             ".yc-table tr.yc-best-row{background:#d9f2d9;font-weight:bold}</style>")
+TABLE_CSS = ("<style>.yc-rank-table{border-collapse:collapse;font-family:sans-serif;font-size:13px}"
+             ".yc-rank-table td,.yc-rank-table th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"
+             ".yc-rank-table td:nth-child(2),.yc-rank-table th:nth-child(2){text-align:left}"
+             ".yc-rank-table tr.yc-best-row{background:#d9f2d9;font-weight:bold}</style>")
 
 # ---- pure view functions: advice in, HTML or figure data out --------------------------------------
 
@@ -63,7 +65,7 @@ def rows_table(rows: list[Shown], heading: str, digits: int = 2) -> str:
         head.append(f'<tr class="yc-row{best}" data-label="{html.escape(r.label)}"><td>{rank}</td>'
                     f"<td>{html.escape(r.label)}</td><td>{r.value:.{digits}f}</td>"
                     f"<td>{r.loss:.{digits}f}</td></tr>")
-    return TABLE_CSS + '<table class="yc-table">' + "".join(head) + "</table>"
+    return TABLE_CSS + '<table class="yc-rank-table">' + "".join(head) + "</table>"
 
 
 def advice_table(advice: list[Advice], scored: int | None = None) -> str:
@@ -86,13 +88,6 @@ def rows_bars(rows: list[Shown], top: int):
 def bar_data(advice: list[Advice], scored: int | None, top: int):
     """`rows_bars` of the advisor's ranking."""
     return rows_bars(mean_rows(advice, scored), top)
-
-
-def die_button(face: int, css: str, tooltip: str) -> W.Button:
-    button = W.Button(description=str(face), tooltip=tooltip,
-                      layout=W.Layout(width="44px", height="44px"))
-    button.style.font_weight = "bold"
-    return classed(button, "yc-die", css)
 
 
 def publish(fig: go.FigureWidget) -> None:
@@ -253,8 +248,11 @@ class Explorer(HasTraits):
     def _build(self) -> None:
         self.out = W.Output()
         self.rules_w = classed(W.Dropdown(options=rule_names(), description="Rules"), "yc-rules")
-        self.dice_w: list[W.Button] = []                 # one per die: `_build_dice`
-        self.dice_box = W.HBox()
+        self.dice_table = classed(DiceTable(show_controls=False, listen_keys=False,
+                                            die_class="yc-die", die_title="click to change this die"),
+                                  "yc-explorer-dice")   # the coach's dice: click one to change it
+        self.dice_table.on("toggle", self.out.capture()(self.cycle_die))
+        self._card_names: list[str] = []                 # the box of each card button
         self.dice_text = classed(W.Text(description="Dice", placeholder="11112",
                                         continuous_update=False, layout=W.Layout(width="180px")),
                                  "yc-dice-text")
@@ -285,7 +283,7 @@ class Explorer(HasTraits):
                                yaxis_title="choice", template="plotly_white")
         self.widget = W.VBox([
             W.HBox([self.rules_w, self.rolls_w]),
-            W.HBox([self.dice_box, self.dice_text, self.roll_w]),
+            W.HBox([self.dice_table, self.dice_text, self.roll_w]),
             W.HTML("<b>Score card</b> (click a box to mark it used)"), self.card_w,
             W.HBox([self.upper_w, self.bonus_w, self.scored_w, self.play_w]),
             W.HBox([self.objective_w, self.goal_w, self.theta_w]),
@@ -330,24 +328,16 @@ class Explorer(HasTraits):
 
     def _build_card(self, rules) -> None:
         def toggle(name):
-            button = classed(W.ToggleButton(description=name, layout=W.Layout(width="auto")),
+            button = classed(W.ToggleButton(description=box_label(name), layout=W.Layout(width="auto")),
                              "yc-used", f"yc-used-{name}")
             button.observe(self.out.capture()(lambda ch: self._syncing or self._tick(name, ch["new"])),
                            "value")
             return button
         self.card_w.children = [toggle(name) for name in rules.box_names]
-        self._build_dice(rules.n_dice)
+        self._card_names = list(rules.box_names)
         self.rolls_w.options = [(str(r), r) for r in range(rules.rolls_per_turn - 1, -1, -1)]
         self.bonus_w.disabled = not rules.tracks_yahtzee_bonus
         self._card_rules = rules.name
-
-    def _build_dice(self, n: int) -> None:
-        """One button per die of the rules; clicking one cycles its face."""
-        capture = self.out.capture()
-        self.dice_w = [die_button(1, f"yc-die-{i}", "click to change this die") for i in range(n)]
-        for i, button in enumerate(self.dice_w):
-            button.on_click(capture(lambda _, i=i: self.cycle_die(i)))
-        self.dice_box.children = self.dice_w
 
     def _tick(self, name: str, on: bool) -> None:
         used = [n for n in self.used if n != name] + ([name] if on else [])
@@ -387,11 +377,10 @@ class Explorer(HasTraits):
             self.rules_w.value = rules.name
         if self.rolls_left in dict(self.rolls_w.options).values():
             self.rolls_w.value = self.rolls_left
-        for button, face in zip(self.dice_w, self.dice):
-            button.description = str(face)
+        self.dice_table.dice = [int(face) for face in self.dice]
         self.dice_text.value = "".join(map(str, self.dice))
-        for toggle in self.card_w.children:
-            toggle.value = toggle.description in self.used
+        for toggle, name in zip(self.card_w.children, self._card_names):
+            toggle.value = name in self.used
         self.upper_w.value = max(0, self.upper_total)
         self.bonus_w.value = self.yahtzee_bonus
         self.scored_w.value = "" if self.scored is None else str(self.scored)
