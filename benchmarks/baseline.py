@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
 
 import numpy as np
 
+from solve import median_seconds   # this folder's timing helper (run as a script)
 from yatzy_core import Position, advise, get_rules, solve
 from yatzy_core.engine.position import upper_totals
 
@@ -26,15 +25,6 @@ PAIRS = {"yahtzee": "american+forced-joker", "yahtzee-verhoeff": "american",
          "yahtzee-no-bonus": "american+no-bonus", "yatzy": "yatzy-scandinavian",
          "forced-yatzy": "yatzy-scandinavian+forced"}
 NAMES = {"yahtzee": "five_of_a_kind"}   # our box name -> theirs, where they differ
-
-
-def median_seconds(run, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def random_position(rules, rng) -> Position:
