@@ -16,6 +16,7 @@ def test_a_variant_changes_only_what_it_names():
     y = get_rules("yahtzee")
     assert v.name == "yahtzee, upper_bonus 0, rolls_per_turn 2"
     assert (v.upper_bonus, v.rolls_per_turn) == (0, 2)
+    assert v.description == "yahtzee with upper_bonus 0, rolls_per_turn 2"   # not "upper bonus 35"
     assert v.with_(name="yahtzee", upper_bonus=35, rolls_per_turn=3, description=y.description) == y
     assert variant("yatzy", upper_bonus=50) == get_rules("yatzy")          # no change, same rules
 

@@ -92,6 +92,7 @@ def variant(base: str | Rules, points: dict[str, int] | None = None, name: str |
         fields["yahtzee_box"] = _kind_box(base)
     said = {**changes, **({"points": points} if points else {})}
     rules = base.with_(name=name or (f"{base.name}, {describe(said)}" if said else base.name),
+                       description=(f"{base.name} with {describe(said)}" if said else base.description),
                        boxes=tuple(_with_points(b, points[b.name], base) if b.name in points else b
                                    for b in base.boxes), **fields)
     return loads(dumps(rules), source=f"{base.name} with {describe(said) or 'no changes'}")
