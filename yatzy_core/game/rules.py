@@ -218,6 +218,7 @@ class Rules:
     rolls_per_turn: int = 3
     description: str = ""
     forced_order: bool = False        # each turn must fill the next open box in card order
+    saved_rolls: bool = False         # rolls a turn leaves unused carry over to later turns
 
     def __post_init__(self):
         names = [b.name for b in self.boxes]
@@ -233,6 +234,9 @@ class Rules:
                                  f"at most one upper box per face")
         if self.yahtzee_box is not None and self.yahtzee_box not in names:
             raise ValueError(f"yahtzee_box {self.yahtzee_box!r} is not one of the boxes {names}")
+        if self.saved_rolls and self.tracks_yahtzee_bonus:
+            raise ValueError("saved_rolls is solved without a Yahtzee bonus or joker rule; set "
+                             "yahtzee_bonus = 0 and joker = \"none\"")
         if self.forced_order and self.joker != "none":
             raise ValueError(f"forced_order needs joker 'none' (the next box is the only choice), "
                              f"got joker {self.joker!r}")
@@ -327,7 +331,7 @@ UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 # The rule sets shipped as yatzy_core/game/rulesets/<name>.toml. CLASSIC are the five whose numbers
 # the notebooks, studies and widgets show; the others are newer and some need more than 5 dice.
 CLASSIC = ("yahtzee", "yahtzee-verhoeff", "yahtzee-no-bonus", "yatzy", "yatzy-thesis")
-BUILTIN = CLASSIC + ("forced-yatzy", "yahtzee-3-rerolls", "maxi-yatzy")
+BUILTIN = CLASSIC + ("forced-yatzy", "yahtzee-3-rerolls", "maxi-yatzy", "maxi-yatzy-no-saved-rolls")
 RULESETS = Path(__file__).with_name("rulesets")
 
 _CACHE: dict[str, Rules] = {}
@@ -348,6 +352,6 @@ def rule_names(include_new: bool = False) -> list[str]:
     """Names of the built-in rule sets: the five classic ones, or with include_new all of them.
 
     >>> rule_names(include_new=True)[5:]
-    ['forced-yatzy', 'yahtzee-3-rerolls', 'maxi-yatzy']
+    ['forced-yatzy', 'yahtzee-3-rerolls', 'maxi-yatzy', 'maxi-yatzy-no-saved-rolls']
     """
     return list(BUILTIN if include_new else CLASSIC)
