@@ -1,0 +1,79 @@
+"""Saved rolls (Maxi Yatzy as played): the compiled layer solver against the independent brute
+force in exact Fractions on tiny rule files, and end games whose value is known by hand."""
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+
+from yatzy_core.engine.bruteforce import brute_force_value
+from yatzy_core.engine.saved import most_saved, solve_saved
+from yatzy_core.engine.solver import solve
+from yatzy_core.game.rulefile import loads
+
+
+def box(name, scorer, **params):
+    lines = [f'name = "{name}"', f'scorer = "{scorer}"'] + [f"{k} = {v}" for k, v in params.items()]
+    return "\n[[boxes]]\n" + "\n".join(lines) + "\n"
+
+
+TEXTS = {
+    # 2 dice, 3 rolls: bonus 4 once twos and sixes reach 8, doubles, chance (saves up to 6)
+    "two-dice": "n_dice = 2\nupper_bonus = 4\nupper_bonus_threshold = 8\n"
+                + box("twos", "upper", face=2) + box("sixes", "upper", face=6)
+                + box("doubles", "all_same", points=8) + box("chance", "chance"),
+    # 3 dice of 3 faces, 2 rolls: bonus 5 at 4, a pair and a run
+    "three-dice": "n_dice = 3\nfaces = 3\nrolls_per_turn = 2\nupper_bonus = 5\nupper_bonus_threshold = 4\n"
+                  + box("ones", "upper", face=1) + box("threes", "upper", face=3)
+                  + box("pair", "pairs", count=1) + box("run", "run", length=3, points=10),
+    # 2 dice of 3 faces, 4 rolls a turn, boxes in card order
+    "forced": "n_dice = 2\nfaces = 3\nrolls_per_turn = 4\nupper_bonus = 0\nforced_order = true\n"
+              + box("doubles", "all_same", points=9) + box("chance", "chance") + box("threes", "upper", face=3),
+    # 3 dice of 4 faces, two boxes, the bonus at its largest cap
+    "two-boxes": "n_dice = 3\nfaces = 4\nupper_bonus = 7\nupper_bonus_threshold = 12\n"
+                 + box("fours", "upper", face=4) + box("triple", "all_same", points=12),
+}
+GAMES = {name: loads(f'name = "{name}"\nsaved_rolls = true\n' + text) for name, text in TEXTS.items()}
+
+
+@cache
+def exact(name: str) -> Fraction:
+    return brute_force_value(GAMES[name])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_compiled_saved_rolls_match_brute_force(name):
+    fast = solve_saved(GAMES[name], progress=False)
+    assert fast.expected_score == pytest.approx(float(exact(name)), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_saving_rolls_is_worth_points(name):
+    """Saved rolls only add choices; in these games they add value."""
+    assert exact(name) > brute_force_value(GAMES[name].with_(saved_rolls=False))
+
+
+def test_one_roll_a_turn_saves_nothing():
+    rules = GAMES["two-dice"].with_(rolls_per_turn=1)
+    assert solve_saved(rules, progress=False).expected_score == pytest.approx(
+        solve(rules.with_(saved_rolls=False), progress=False).expected_score, abs=1e-12)
+
+
+def test_float32_tables_keep_the_value_to_1e6():
+    rules = GAMES["two-dice"]
+    wide = solve_saved(rules, progress=False).expected_score
+    assert solve_saved(rules, progress=False, dtype=np.float32).expected_score == pytest.approx(wide, abs=1e-6)
+    assert solve_saved(rules, progress=False, keep_all=False).expected_score == wide
+
+
+@pytest.mark.parametrize("open_box", range(4))
+def test_with_one_box_open_saving_is_worthless(open_box):
+    """The last turn may spend every saved roll: its value is the one-box game's with
+    rolls_per_turn + saved rolls, whatever the box (no saved count beyond it matters)."""
+    rules = GAMES["two-dice"].with_(upper_bonus=0)
+    solved = solve_saved(rules, progress=False)
+    mask = 0b1111 & ~(1 << open_box)
+    alone = rules.with_(boxes=(rules.boxes[open_box],), saved_rolls=False)
+    for saved in range(most_saved(rules, 3) + 1):
+        single = solve(alone.with_(rolls_per_turn=3 + saved), progress=False).expected_score
+        assert solved.value(mask, saved=saved) == pytest.approx(single, abs=1e-12)

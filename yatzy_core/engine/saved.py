@@ -1,0 +1,126 @@
+"""Games with saved rolls (Maxi Yatzy as played): the value of every state for every saved count.
+
+A turn that scores with j rerolls left saves them; a later turn may reroll rolls_per_turn - 1 +
+saved times. The saved count is a third part of the state, beside the box set and the upper
+total; after `used` turns at most (rolls_per_turn - 1) * used rolls can be saved. Each layer
+(boxes used) is one array, row = rank of the box set among those of its size * U * F + upper * F
++ flag, column = saved count; one compiled pass a state gives all its columns
+(`compiled.saved_kernel`). A solve that keeps only the start (keep_all=False) holds two layers at
+a time: Maxi Yatzy's largest two in float32 are 2.6 GB, its whole table 7.5 GB.
+
+>>> from yatzy_core.game.rules import Box, Rules, total
+>>> game = Rules("chance-twice", (Box("a", total), Box("b", total)), upper_bonus=0, n_dice=1,
+...              rolls_per_turn=2, saved_rolls=True)
+>>> solved = solve_saved(game, progress=False)
+>>> round(solved.expected_score, 6), round(solved.value(0b01, saved=1), 6)   # 1 saved: 3 rolls
+(8.708333, 4.666667)
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from math import comb
+
+import numpy as np
+
+from ..game.rules import Rules, get_rules
+from ..game.states import StateSpace
+
+__all__ = ["SavedSolution", "solve_saved", "most_saved"]
+
+BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
+
+
+def most_saved(rules: Rules, used: int) -> int:
+    """The most rolls a game can have saved at the start of a turn with `used` boxes used.
+
+    >>> most_saved(get_rules("maxi-yatzy"), 19)
+    38
+    """
+    return (rules.rolls_per_turn - 1) * used
+
+
+@dataclass
+class SavedSolution:
+    """Start-of-turn values of a saved-roll game: layers[used][row, saved] (None for a layer a
+    keep_all=False solve let go)."""
+
+    rules: Rules
+    layers: list
+    seconds: float = 0.0
+    space: StateSpace = field(init=False, repr=False)
+    rank: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self):
+        self.space = StateSpace(self.rules)
+        self.rank = box_set_rank(self.rules.n_boxes)
+
+    @property
+    def expected_score(self) -> float:
+        """Optimal expected final score from the empty card, no roll saved."""
+        return float(self.layers[0][0, 0])
+
+    def value(self, mask: int, upper: int = 0, flag: int = 0, saved: int = 0) -> float:
+        """Expected points still to come from the start of a turn in this state with `saved`
+        rolls saved; ValueError for a state no game reaches or a layer not kept."""
+        rules, space = self.rules, self.space
+        used = bin(mask).count("1") if 0 <= mask < 1 << rules.n_boxes else -1
+        capped = min(upper, rules.upper_cap)
+        if not (used >= 0 and 0 <= upper and 0 <= flag < space.n_flags and space.reachable[space.index(mask, capped, flag)]
+                and 0 <= saved <= most_saved(rules, used)):
+            raise ValueError(f"no game of {rules.name!r} reaches mask={mask}, upper={upper}, "
+                             f"flag={flag}, saved={saved}")
+        if self.layers[used] is None:
+            raise ValueError(f"the layer of {used} boxes used was not kept (solve with keep_all=True)")
+        per_set = space.n_upper * space.n_flags
+        return float(self.layers[used][self.rank[mask] * per_set + capped * space.n_flags + flag, saved])
+
+
+def box_set_rank(n_boxes: int) -> np.ndarray:
+    """Each box set's place among the box sets of its size, in ascending order.
+
+    >>> box_set_rank(3).tolist()     # 000; 001 010 100; 011 101 110; 111
+    [0, 0, 1, 0, 2, 1, 2, 0]
+    """
+    masks = np.arange(1 << n_boxes)
+    used = np.zeros(len(masks), dtype=np.int64)
+    for b in range(n_boxes):
+        used += (masks >> b) & 1
+    rank = np.empty(len(masks), dtype=np.int64)
+    for k in range(n_boxes + 1):
+        same = np.flatnonzero(used == k)
+        rank[same] = np.arange(len(same))
+    return rank
+
+
+def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep_all: bool = True) -> SavedSolution:
+    """Backward induction over layers for a game with saved rolls (values only; the kernel
+    computes in float64, dtype is what the tables store). keep_all=False keeps only the start."""
+    from .compiled.kernel import lane_groups, tables
+    from .compiled.saved_kernel import solve_saved_layer
+    from .solver import _bar
+
+    rules = get_rules(rules)
+    if not rules.saved_rolls:
+        raise ValueError(f"rules {rules.name!r} do not save rolls; use solver.solve")
+    space, n = StateSpace(rules), rules.n_boxes
+    settings, t = tables(rules)
+    rank, per_set = box_set_rank(n), space.n_upper * space.n_flags
+    start = time.perf_counter()
+    layers: list = [None] * (n + 1)
+    layers[n] = np.zeros((per_set, most_saved(rules, n) + 1), dtype)
+    total = int(space.reachable.sum() - space.reachable.reshape(1 << n, -1)[-1].sum())
+    with _bar(progress, total, f"solving {rules.name} with saved rolls") as bar:
+        for used in range(n - 1, -1, -1):
+            out = np.zeros((comb(n, used) * per_set, most_saved(rules, used) + 1), dtype)
+            for states in space.layer_blocks(used, BLOCK):
+                representatives = space.representatives(states)
+                distinct = states[representatives == states]
+                solve_saved_layer(settings, t, lane_groups(space, distinct), rank, layers[used + 1], out)
+                rows = rank[states // per_set] * per_set + states % per_set
+                out[rows] = out[rank[representatives // per_set] * per_set + representatives % per_set]
+                bar.update(len(states))
+            layers[used] = out
+            if not keep_all:
+                layers[used + 1] = None
+    return SavedSolution(rules, layers, time.perf_counter() - start)
