@@ -28,8 +28,9 @@ LAYERS = [
     ["engine.turn"],                              # the turn engine
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
     ["engine.compiled.kernel"],
-    ["engine.compiled.target_kernel"],
+    ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
     ["engine.solver"],
+    ["engine.saved"],                             # saved rolls: every saved count in one pass
     ["warmup", "engine.cache"],
     ["engine.solutions"],
     ["engine.subgame"],                           # the rest of a game as a rule set

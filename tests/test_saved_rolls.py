@@ -63,7 +63,7 @@ def test_float32_tables_keep_the_value_to_1e6():
     rules = GAMES["two-dice"]
     wide = solve_saved(rules, progress=False).expected_score
     assert solve_saved(rules, progress=False, dtype=np.float32).expected_score == pytest.approx(wide, abs=1e-6)
-    assert solve_saved(rules, progress=False, keep_all=False).expected_score == wide
+    assert solve_saved(rules, progress=False, keep=0).expected_score == wide
 
 
 @pytest.mark.parametrize("open_box", range(4))
@@ -77,3 +77,58 @@ def test_with_one_box_open_saving_is_worthless(open_box):
     for saved in range(most_saved(rules, 3) + 1):
         single = solve(alone.with_(rolls_per_turn=3 + saved), progress=False).expected_score
         assert solved.value(mask, saved=saved) == pytest.approx(single, abs=1e-12)
+
+
+# ---- two lower boxes open, enumerated by hand -----------------------------------------------
+
+def chance_alone(rolls: int) -> Fraction:
+    """Chance as the last box with `rolls` rolls: each die on its own, rerolled below the mean
+    of what rerolling would give (e(1) = 7/2, e(m) = E[max(d, e(m - 1))])."""
+    die = Fraction(7, 2)
+    for _ in range(rolls - 1):
+        die = sum(max(Fraction(d), die) for d in range(1, 7)) / 6
+    return 2 * die
+
+
+def doubles_alone(rolls: int) -> Fraction:
+    """Doubles (8 points) as the last box: every roll makes doubles with chance 1/6."""
+    return 8 * (1 - Fraction(5, 6) ** rolls)
+
+
+@cache
+def by_hand(dice: tuple[int, int], left: int) -> dict[str, Fraction]:
+    """Every choice with two dice showing, `left` rerolls, boxes doubles and chance open: scoring
+    one saves `left` rolls for the last turn (3 + left rolls of the other box); rerolling averages
+    the best choice one stage down over the 6 or 36 outcomes."""
+    a, b = dice
+    options = {"score doubles": 8 * (a == b) + chance_alone(3 + left),
+               "score chance": a + b + doubles_alone(3 + left)}
+    if left:
+        def best(d):
+            return max(by_hand(tuple(sorted(d)), left - 1).values())
+        for kept in {a, b}:
+            options[f"keep {kept}"] = sum(best((kept, x)) for x in range(1, 7)) / 6
+        options["reroll all"] = sum(best((x, y)) for x in range(1, 7) for y in range(1, 7)) / 36
+    return options
+
+
+@pytest.mark.parametrize("dice, left", [((5, 6), 2), ((3, 3), 4), ((6, 6), 1), ((1, 2), 6), ((4, 6), 5)])
+def test_two_lower_boxes_open_agree_with_an_enumeration_by_hand(dice, left):
+    from yatzy_core.advice.advisor import advise
+    from yatzy_core.engine.position import Position
+    position = Position.make(GAMES["two-dice"], used="twos,sixes", upper_total=0, dice=dice, rolls_left=left)
+    ranked = advise(position)
+    advice = {a.label.split(" now")[0]: a.expected for a in ranked}
+    hand = by_hand(dice, left)
+    assert advice.keys() == hand.keys()
+    for label, value in hand.items():
+        assert advice[label] == pytest.approx(float(value), abs=1e-9), label
+    assert ranked[0].label.split(" now")[0] == max(hand, key=hand.get)
+    if left:
+        assert any(a.label.endswith(f"now, saving {left} roll{'s' if left > 1 else ''}") for a in ranked)
+
+
+def test_stopping_to_save_beats_rolling_on_in_some_positions():
+    """Both happen: with 5 6 and 2 rerolls scoring chance now is best, with 3 3 doubles now."""
+    assert max(by_hand((5, 6), 2), key=by_hand((5, 6), 2).get) == "score chance"
+    assert max(by_hand((1, 2), 6), key=by_hand((1, 2), 6).get).startswith(("keep", "reroll"))

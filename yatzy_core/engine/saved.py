@@ -5,8 +5,8 @@ saved times. The saved count is a third part of the state, beside the box set an
 total; after `used` turns at most (rolls_per_turn - 1) * used rolls can be saved. Each layer
 (boxes used) is one array, row = rank of the box set among those of its size * U * F + upper * F
 + flag, column = saved count; one compiled pass a state gives all its columns
-(`compiled.saved_kernel`). A solve that keeps only the start (keep_all=False) holds two layers at
-a time: Maxi Yatzy's largest two in float32 are 2.6 GB, its whole table 7.5 GB.
+(`compiled.saved_kernel`). A solve that keeps only the first layers (keep=k: those with at most
+k boxes used) holds two layers at a time: Maxi Yatzy's largest two in float32 are 2.6 GB, its whole table 7.5 GB.
 
 >>> from yatzy_core.game.rules import Box, Rules, total
 >>> game = Rules("chance-twice", (Box("a", total), Box("b", total)), upper_bonus=0, n_dice=1,
@@ -25,31 +25,34 @@ import numpy as np
 
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
+from .turn import Turn, best_subkeeper, box_values, keeper_values
 
-__all__ = ["SavedSolution", "solve_saved", "most_saved"]
+__all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_turn"]
 
 BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
 
 
-def most_saved(rules: Rules, used: int) -> int:
-    """The most rolls a game can have saved at the start of a turn with `used` boxes used.
+def most_saved(rules: Rules, used: int, before: int = 0) -> int:
+    """The most rolls a game can have saved at the start of a turn with `used` boxes used (and
+    `before` boxes used before the game of the open boxes began, see `solve_saved`).
 
     >>> most_saved(get_rules("maxi-yatzy"), 19)
     38
     """
-    return (rules.rolls_per_turn - 1) * used
+    return (rules.rolls_per_turn - 1) * (used + before)
 
 
 @dataclass
 class SavedSolution:
-    """Start-of-turn values of a saved-roll game: layers[used][row, saved] (None for a layer a
-    keep_all=False solve let go)."""
+    """Start-of-turn values of a saved-roll game: layers[used][row, saved] (None for a layer the
+    solve let go, see `solve_saved`'s keep)."""
 
     rules: Rules
     layers: list
     seconds: float = 0.0
     space: StateSpace = field(init=False, repr=False)
     rank: np.ndarray = field(init=False, repr=False)
+    before: int = 0
 
     def __post_init__(self):
         self.space = StateSpace(self.rules)
@@ -67,13 +70,23 @@ class SavedSolution:
         used = bin(mask).count("1") if 0 <= mask < 1 << rules.n_boxes else -1
         capped = min(upper, rules.upper_cap)
         if not (used >= 0 and 0 <= upper and 0 <= flag < space.n_flags and space.reachable[space.index(mask, capped, flag)]
-                and 0 <= saved <= most_saved(rules, used)):
+                and 0 <= saved <= most_saved(rules, used, self.before)):
             raise ValueError(f"no game of {rules.name!r} reaches mask={mask}, upper={upper}, "
                              f"flag={flag}, saved={saved}")
         if self.layers[used] is None:
-            raise ValueError(f"the layer of {used} boxes used was not kept (solve with keep_all=True)")
+            raise ValueError(f"the layer of {used} boxes used was not kept (solve with keep=None)")
         per_set = space.n_upper * space.n_flags
         return float(self.layers[used][self.rank[mask] * per_set + capped * space.n_flags + flag, saved])
+
+    def flat(self, saved: int) -> np.ndarray:
+        """The start-of-turn value of every state (StateSpace index) with `saved` rolls saved,
+        0 where a layer cannot hold that many (no game reads those)."""
+        space, n = self.space, self.rules.n_boxes
+        out = np.zeros((1 << n, space.n_upper * space.n_flags))
+        for used, layer in enumerate(self.layers):
+            if layer is not None and saved < layer.shape[1]:
+                out[space.boxes_used == used] = layer[:, saved].reshape(-1, out.shape[1])
+        return out.reshape(-1)
 
 
 def box_set_rank(n_boxes: int) -> np.ndarray:
@@ -93,9 +106,13 @@ def box_set_rank(n_boxes: int) -> np.ndarray:
     return rank
 
 
-def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep_all: bool = True) -> SavedSolution:
+def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int | None = None,
+                before: int = 0) -> SavedSolution:
     """Backward induction over layers for a game with saved rolls (values only; the kernel
-    computes in float64, dtype is what the tables store). keep_all=False keeps only the start."""
+    computes in float64, dtype is what the tables store). keep=k keeps only the layers with at
+    most k boxes used (the others are let go once the layer before them is solved). `before`:
+    boxes used before this game began (the game of a position's open boxes), whose turns may
+    have saved rolls too."""
     from .compiled.kernel import lane_groups, tables
     from .compiled.saved_kernel import solve_saved_layer
     from .solver import _bar
@@ -108,11 +125,11 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep_all: b
     rank, per_set = box_set_rank(n), space.n_upper * space.n_flags
     start = time.perf_counter()
     layers: list = [None] * (n + 1)
-    layers[n] = np.zeros((per_set, most_saved(rules, n) + 1), dtype)
+    layers[n] = np.zeros((per_set, most_saved(rules, n, before) + 1), dtype)
     total = int(space.reachable.sum() - space.reachable.reshape(1 << n, -1)[-1].sum())
     with _bar(progress, total, f"solving {rules.name} with saved rolls") as bar:
         for used in range(n - 1, -1, -1):
-            out = np.zeros((comb(n, used) * per_set, most_saved(rules, used) + 1), dtype)
+            out = np.zeros((comb(n, used) * per_set, most_saved(rules, used, before) + 1), dtype)
             for states in space.layer_blocks(used, BLOCK):
                 representatives = space.representatives(states)
                 distinct = states[representatives == states]
@@ -121,6 +138,24 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep_all: b
                 out[rows] = out[rank[representatives // per_set] * per_set + representatives % per_set]
                 bar.update(len(states))
             layers[used] = out
-            if not keep_all:
+            if keep is not None and used + 1 > keep:
                 layers[used + 1] = None
-    return SavedSolution(rules, layers, time.perf_counter() - start)
+    solution = SavedSolution(rules, layers, time.perf_counter() - start)
+    solution.before = before
+    return solution
+
+
+def saved_turn(solution: SavedSolution, state: int, rolls_left: int) -> Turn:
+    """The rest of a turn from `state` with `rolls_left` rerolls (saved ones included), worked
+    backwards in numpy: stage j's roll is worth the better of scoring now (saving j) and the
+    best keeper. `final` is scoring now with rolls_left saved; keepers[j - 1] the keeper values
+    with j - 1 rerolls left after them (as in `turn.evaluate`)."""
+    space = solution.space
+    states = np.array([state])
+    final = box_values(space, solution.flat(0), states)
+    rolls, keepers = [final.max(axis=0)], []
+    for j in range(1, rolls_left + 1):
+        final = box_values(space, solution.flat(j), states)
+        keepers.append(keeper_values(space, rolls[-1]))
+        rolls.append(np.maximum(final.max(axis=0), best_subkeeper(space, keepers[-1])))
+    return Turn(final, rolls, keepers, keeper_values(space, rolls[-1])[0], None, None)
