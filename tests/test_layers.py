@@ -46,7 +46,7 @@ LAYERS = [
     ["players.thumb"],                            # rules of thumb as decision lists
     ["players.thumb_catalogue"],                  # the candidate rules
     ["players.thumb_exact"],                      # ... measured exactly, learned from optimal play
-    ["players.simulation"],
+    ["players.simulation", "players.saved_play"],   # saved_play: games with saved rolls
     ["players.study"],
     ["advice.objectives"],                        # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["advice.ranking"],                           # Advice, and the one enumeration of the choices

@@ -132,3 +132,50 @@ def test_stopping_to_save_beats_rolling_on_in_some_positions():
     """Both happen: with 5 6 and 2 rerolls scoring chance now is best, with 3 3 doubles now."""
     assert max(by_hand((5, 6), 2), key=by_hand((5, 6), 2).get) == "score chance"
     assert max(by_hand((1, 2), 6), key=by_hand((1, 2), 6).get).startswith(("keep", "reroll"))
+
+
+# ---- the command line -----------------------------------------------------------------------
+
+def test_cli_solves_a_saved_roll_rule_file(tmp_path, capsys):
+    from yatzy_core.cli.command import main
+    path = tmp_path / "tiny.toml"
+    path.write_text('name = "tiny"\nsaved_rolls = true\n' + TEXTS["two-boxes"])
+    assert main(["solve", "--rules-file", str(path)]) == 0
+    assert f"expected score: {float(exact('two-boxes')):.4f}" in capsys.readouterr().out
+    assert main(["solve", "--rules-file", str(path), "--std"]) == 2
+    assert "argument --std: not computed for a game with saved rolls" in capsys.readouterr().err
+
+
+def test_cli_advises_maxi_yatzy_with_saved_rolls(capsys):
+    import json
+    from yatzy_core.cli.command import main
+    from yatzy_core.game.rules import get_rules
+    used = [n for n in get_rules("maxi-yatzy").box_names if n not in ("sixes", "villa", "maxi_yatzy")]
+    args = ["advise", "--rules", "maxi-yatzy", "--dice", "666655", "--used", ",".join(used), "--upper", "60"]
+    assert main(args + ["--rolls-left", "6", "--json"]) == 0
+    ranked = json.loads(capsys.readouterr().out)
+    assert ranked[0] == {"action": "box", "box": "sixes", "expected": ranked[0]["expected"], "loss": 0.0}
+    assert {a["action"] for a in ranked} == {"box", "keep"} and len({a["box"] for a in ranked if "box" in a}) == 3
+    assert main(args + ["--rolls-left", "5"]) == 0
+    assert "score sixes now, saving 5 rolls" in capsys.readouterr().out
+    assert main(args + ["--rolls-left", "37"]) == 2        # 17 turns played save at most 34
+    assert "0..36" in capsys.readouterr().err
+
+
+# ---- playing ----------------------------------------------------------------------------------
+
+def test_optimal_saved_roll_games_average_the_solved_value():
+    """Six dice, six boxes of the Maxi Yatzy card with saved rolls: 3,000 optimal games."""
+    from yatzy_core.game.rules import get_rules
+    from yatzy_core.players.saved_play import play_saved
+    maxi = get_rules("maxi-yatzy")
+    names = ("ones", "sixes", "three_pairs", "full_straight", "tower", "maxi_yatzy")
+    rules = maxi.with_(name="maxi-six-boxes-saved", boxes=tuple(b for b in maxi.boxes if b.name in names),
+                       upper_bonus=50, upper_bonus_threshold=30)
+    solved = solve_saved(rules, progress=False)
+    played = play_saved(solved, games=3_000, seed=4)
+    total = played.frame["total"]
+    assert abs(total.mean() - solved.expected_score) < 3 * total.sem(), (total.mean(), solved.expected_score)
+    assert (played.saved[:, 0] == 0).all() and (played.saved[:, 1:] <= 2 * np.arange(1, 7)).all()
+    assert 0 < played.saved[:, -1].mean() < played.saved[:, -2].mean()   # the last turn spends most
+    assert played.frame["maxi_yatzy"].isin([0, 100]).all()

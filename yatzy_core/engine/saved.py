@@ -18,6 +18,7 @@ k boxes used) holds two layers at a time: Maxi Yatzy's largest two in float32 ar
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import dataclass, field
 from math import comb
 
@@ -25,9 +26,11 @@ import numpy as np
 
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
+from ..game.states import OVERHEAD
+from .solver import LOUD_BYTES, SolveWarning, _bar, available_memory
 from .turn import Turn, best_subkeeper, box_values, keeper_values
 
-__all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_turn"]
+__all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_turn", "saved_memory"]
 
 BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
 
@@ -53,6 +56,7 @@ class SavedSolution:
     space: StateSpace = field(init=False, repr=False)
     rank: np.ndarray = field(init=False, repr=False)
     before: int = 0
+    flats: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         self.space = StateSpace(self.rules)
@@ -80,7 +84,12 @@ class SavedSolution:
 
     def flat(self, saved: int) -> np.ndarray:
         """The start-of-turn value of every state (StateSpace index) with `saved` rolls saved,
-        0 where a layer cannot hold that many (no game reads those)."""
+        0 where a layer cannot hold that many (no game reads those); kept once made."""
+        if saved not in self.flats:
+            self.flats[saved] = self._flat(saved)
+        return self.flats[saved]
+
+    def _flat(self, saved: int) -> np.ndarray:
         space, n = self.space, self.rules.n_boxes
         out = np.zeros((1 << n, space.n_upper * space.n_flags))
         for used, layer in enumerate(self.layers):
@@ -115,11 +124,11 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
     have saved rolls too."""
     from .compiled.kernel import lane_groups, tables
     from .compiled.saved_kernel import solve_saved_layer
-    from .solver import _bar
 
     rules = get_rules(rules)
     if not rules.saved_rolls:
         raise ValueError(f"rules {rules.name!r} do not save rolls; use solver.solve")
+    _check_memory(rules, np.dtype(dtype).itemsize, keep, before)
     space, n = StateSpace(rules), rules.n_boxes
     settings, t = tables(rules)
     rank, per_set = box_set_rank(n), space.n_upper * space.n_flags
@@ -145,17 +154,49 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
     return solution
 
 
-def saved_turn(solution: SavedSolution, state: int, rolls_left: int) -> Turn:
-    """The rest of a turn from `state` with `rolls_left` rerolls (saved ones included), worked
-    backwards in numpy: stage j's roll is worth the better of scoring now (saving j) and the
-    best keeper. `final` is scoring now with rolls_left saved; keepers[j - 1] the keeper values
-    with j - 1 rerolls left after them (as in `turn.evaluate`)."""
+def saved_memory(rules: Rules, itemsize: int = 8, keep: int | None = None, before: int = 0) -> int:
+    """Bytes a saved-roll solve needs at its peak, about: the layers held at once (all kept ones
+    plus the two being solved) and OVERHEAD bytes a turn state for the masks and blocks.
+
+    >>> round(saved_memory(get_rules("maxi-yatzy"), keep=2) / 1e9, 2)     # layers 10 and 11
+    6.51
+    """
+    space, n = StateSpace(rules), rules.n_boxes
+    per_set = space.n_upper * space.n_flags
+    size = [comb(n, k) * per_set * (most_saved(rules, k, before) + 1) * itemsize for k in range(n + 1)]
+    kept = sum(size) if keep is None else sum(size[:keep + 1])
+    pair = max(size[k] + size[k + 1] for k in range(n)) if keep is not None else 0
+    return kept + pair + space.size * OVERHEAD
+
+
+def _check_memory(rules, itemsize, keep, before) -> None:
+    """Refuse a solve that cannot fit; announce one above LOUD_BYTES (as `solver.check_memory`)."""
+    need, free = saved_memory(rules, itemsize, keep, before), available_memory()
+    what = f"rules {rules.name!r} with saved rolls need about {need / 1e9:.1f} GB"
+    if free is not None and need > free:
+        raise ValueError(f"{what} of memory, but only {free / 1e9:.1f} GB is available")
+    if need > LOUD_BYTES:
+        warnings.warn(f"solving {what} of memory", SolveWarning, stacklevel=3)
+
+
+def saved_stages(solution: SavedSolution, state: int, rolls_left: int):
+    """The stages of a turn from `state` with `rolls_left` rerolls (saved ones included), worked
+    backwards in numpy: finals[j] (n_boxes, n_rolls, 1) is scoring each box with j rerolls left
+    (saving j), keepers[j - 1] the keeper values with j - 1 rerolls left after them, rolls[j] a
+    roll's value at stage j: the better of scoring now and the best keeper."""
     space = solution.space
     states = np.array([state])
-    final = box_values(space, solution.flat(0), states)
-    rolls, keepers = [final.max(axis=0)], []
+    finals = [box_values(space, solution.flat(0), states)]
+    rolls, keepers = [finals[0].max(axis=0)], []
     for j in range(1, rolls_left + 1):
-        final = box_values(space, solution.flat(j), states)
+        finals.append(box_values(space, solution.flat(j), states))
         keepers.append(keeper_values(space, rolls[-1]))
-        rolls.append(np.maximum(final.max(axis=0), best_subkeeper(space, keepers[-1])))
-    return Turn(final, rolls, keepers, keeper_values(space, rolls[-1])[0], None, None)
+        rolls.append(np.maximum(finals[-1].max(axis=0), best_subkeeper(space, keepers[-1])))
+    return finals, keepers, rolls
+
+
+def saved_turn(solution: SavedSolution, state: int, rolls_left: int) -> Turn:
+    """The rest of a turn as a `turn.Turn`: `final` is scoring now (saving rolls_left),
+    keepers[j - 1] the keeper values with j - 1 rerolls left after them (as `turn.evaluate`)."""
+    finals, keepers, rolls = saved_stages(solution, state, rolls_left)
+    return Turn(finals[-1], rolls, keepers, keeper_values(solution.space, rolls[-1])[0], None, None)
