@@ -179,3 +179,34 @@ def test_optimal_saved_roll_games_average_the_solved_value():
     assert (played.saved[:, 0] == 0).all() and (played.saved[:, 1:] <= 2 * np.arange(1, 7)).all()
     assert 0 < played.saved[:, -1].mean() < played.saved[:, -2].mean()   # the last turn spends most
     assert played.frame["maxi_yatzy"].isin([0, 100]).all()
+
+
+# ---- the committed result of the full game ----------------------------------------------------
+
+def test_the_committed_maxi_yatzy_result_is_whole():
+    import hashlib
+    import json
+    from math import comb
+    from pathlib import Path
+    from yatzy_core.engine.cache import rules_fingerprint
+    from yatzy_core.game.rules import get_rules
+    results = Path(__file__).resolve().parents[1] / "results"
+    record = json.loads((results / "maxi-yatzy.json").read_text())
+    readings = record["readings"]
+    assert record["sha256"] == hashlib.sha256(json.dumps(readings, sort_keys=True).encode()).hexdigest()
+    saved = readings["maxi-yatzy"]
+    assert saved["rules"]["fingerprint"] == rules_fingerprint(get_rules("maxi-yatzy"))
+    # by hand: upper pairs with a upper boxes used, times C(14, k - a) lower sets, times 2k + 1 saved counts
+    per_a = [0] * 7
+    for used in range(64):
+        totals = {0}
+        for face in range(1, 7):
+            if used >> (face - 1) & 1:
+                totals = {min(t + face * c, 84) for t in totals for c in range(7)}
+        per_a[bin(used).count("1")] += len(totals)
+    layers = [sum(per_a[a] * comb(14, k - a) for a in range(7) if 0 <= k - a <= 14) for k in range(21)]
+    assert saved["counts"]["reachable_states_with_saved_counts"] == sum(n * (2 * k + 1) for k, n in enumerate(layers))
+    no_saved = json.loads((results / "maxi-yatzy-no-saved-rolls.json").read_text())
+    before = no_saved["readings"]["maxi-yatzy-no-saved-rolls"]["expected_score"]
+    assert saved["value_of_saving_rolls"] == pytest.approx(saved["expected_score"] - before, abs=1e-4)
+    assert saved["expected_score"] > before
