@@ -210,3 +210,14 @@ def test_the_committed_maxi_yatzy_result_is_whole():
     before = no_saved["readings"]["maxi-yatzy-no-saved-rolls"]["expected_score"]
     assert saved["value_of_saving_rolls"] == pytest.approx(saved["expected_score"] - before, abs=1e-4)
     assert saved["expected_score"] > before
+
+
+def test_players_and_solvers_without_saved_rolls_refuse_the_game():
+    from yatzy_core.game.rules import get_rules
+    from yatzy_core.players.simulation import simulate
+    with pytest.raises(ValueError, match="save rolls, which these players do not play"):
+        simulate(get_rules("maxi-yatzy"), "greedy", games=10, progress=False)
+    with pytest.raises(ValueError, match="save rolls: their tables hold a saved count too"):
+        solve(GAMES["two-dice"], progress=False)
+    with pytest.raises(ValueError, match="saved_rolls: saved rolls are solved without a Yahtzee bonus"):
+        loads('saved_rolls = true\nyahtzee_box = "doubles"\nyahtzee_bonus = 5\n' + TEXTS["two-dice"])
