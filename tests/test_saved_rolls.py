@@ -221,3 +221,9 @@ def test_players_and_solvers_without_saved_rolls_refuse_the_game():
         solve(GAMES["two-dice"], progress=False)
     with pytest.raises(ValueError, match="saved_rolls: saved rolls are solved without a Yahtzee bonus"):
         loads('saved_rolls = true\nyahtzee_box = "doubles"\nyahtzee_bonus = 5\n' + TEXTS["two-dice"])
+
+
+def test_early_maxi_yatzy_advice_with_saved_rolls_is_refused_not_started(capsys):
+    from yatzy_core.cli.command import main
+    assert main(["advise", "--rules", "maxi-yatzy", "--dice", "123456", "--rolls-left", "2"]) == 2
+    assert "with 20 open that needs 16.2 GB" in capsys.readouterr().err

@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ..engine.position import Position
-from ..engine.saved import SavedSolution, saved_turn, solve_saved
+from ..engine.saved import SavedSolution, saved_memory, saved_turn, solve_saved
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
 from ..engine.subgame import full_table_at_hand, subgame_rules
@@ -91,11 +91,19 @@ def _saved_advice(position: Position) -> list[Advice]:
     scoring a box now saves the rerolls left ("score villa now, saving 2 rolls")."""
     rules = position.rules
     rest = subgame_rules(rules, position.used, position.upper_total)
+    need = saved_memory(rest, before=len(position.used))
+    if need > SAVED_ADVICE_BYTES:
+        raise ValueError(f"advice with saved rolls solves the game of the open boxes: with {rest.n_boxes} "
+                         f"open that needs {need / 1e9:.1f} GB, more than {SAVED_ADVICE_BYTES / 1e9:.1f} GB "
+                         f"(Maxi Yatzy: at most 16 boxes open, about a minute)")
     solved = _open_boxes_solved(rest, len(position.used))
     turn = saved_turn(solved, int(solved.space.index(0, 0, 0)), position.rolls_left)
     final = np.full((rules.n_boxes,) + turn.final.shape[1:], -np.inf)
     final[[rules.box_index(name) for name in rest.box_names]] = turn.final
     return choices(position, replace(turn, final=final), lambda a: a)
+
+
+SAVED_ADVICE_BYTES = 1_500_000_000   # every layer of the open boxes' game is kept for the turn
 
 
 @lru_cache(maxsize=8)
