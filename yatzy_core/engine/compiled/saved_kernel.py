@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernel import LANES, Settings, Tables, _last_roll, _reroll, _upper_step, vectorizing
+from .kernel import LANES, Settings, Tables, _first_roll, _last_roll, _reroll, _upper_step, vectorizing
 
 __all__ = ["solve_saved_layer"]
 
@@ -52,11 +52,14 @@ def _solve_saved(groups, rank, later, out, s, t):
         now = np.empty((n_rolls, LANES))
         rows = np.empty((n_boxes, s.n_dice + 1, LANES))
         boxes = np.empty(n_boxes, dtype=np.int64)
+        lane_rows = np.empty(LANES, dtype=np.int64)
         for g in range(c * n_groups // n_chunks, (c + 1) * n_groups // n_chunks):
             lanes = groups[g]
             e = w[s.roll_offset:]
             mask = lanes[0] // s.n_flags // s.n_upper
             allowed = ~mask & (mask + 1) if s.forced_order == 1 else ~mask
+            for v in range(LANES):
+                lane_rows[v] = _row(lanes[v], rank, s)
             for j in range(stages):
                 n_open = _saved_box_rows(rows, boxes, lanes, later, rank, j, s, t.face_of_box, allowed)
                 if j == 0:
@@ -72,7 +75,7 @@ def _solve_saved(groups, rank, later, out, s, t):
                             e[r, v] = max(e[r, v], now[r, v])
                 saved = j - (s.rolls_per_turn - 1)
                 if saved >= 0:
-                    _expect(e, t.first_roll, lanes, rank, out, saved, s)
+                    _first_roll(e, t.first_roll, lane_rows, out[:, saved])
 
 
 @njit(cache=True)
@@ -100,13 +103,3 @@ def _saved_box_rows(rows, boxes, lanes, later, rank, saved, s, face_of_box, allo
                 rows[b, 0, v] = later[j, saved]
                 rows[b, 1, v] = later[j, saved]
     return n_open
-
-
-@njit(cache=True)
-def _expect(e, first_roll, lanes, rank, out, saved, s):
-    """out[row of lane v, saved] = sum over rolls of P(roll) * e[roll, v]."""
-    for v in range(LANES):
-        total = 0.0
-        for r in range(e.shape[0]):
-            total += first_roll[r] * e[r, v]
-        out[_row(lanes[v], rank, s), saved] = total
