@@ -1,4 +1,5 @@
 """Maxi Yatzy solved exactly (6 dice, 20 boxes, no saved rolls): the published numbers.
+(benchmarks/maxi_saved_rolls.py solves the game as played, with saved rolls.)
 
 Run by hand, one at a time, on a quiet machine (never in CI):
 
@@ -11,9 +12,10 @@ counts, the values solve in float32 tables (the kernel computes in float64), the
 deviation (the moments pass), and per-box averages estimated from optimal games played with the
 solved tables (an exact forward pass over 57M states is not in the package). The simulated
 mean must lie within 3 standard errors of the solved value. Everything goes to
-results/maxi-yatzy.json with the command, the machine and a sha256 of the stored values.
+results/maxi-yatzy-no-saved-rolls.json with the command, the machine and a sha256 of the stored values.
 
-Readings: "maxi-yatzy" is the Swedish rule sheet (upper bonus 100 at 84); "maxi-yatzy-50-at-75"
+Readings: "maxi-yatzy-no-saved-rolls" is the Swedish rule sheet (upper bonus 100 at 84) without
+saved rolls; "maxi-yatzy-no-saved-rolls-50-at-75"
 is the regional sheet with bonus 50 at 75 (the reading a public solver reports a value for).
 """
 from __future__ import annotations
@@ -36,18 +38,18 @@ from yatzy_core.game.rules import Rules, get_rules
 from yatzy_core.version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULT = ROOT / "results" / "maxi-yatzy.json"
-READINGS = ("maxi-yatzy", "maxi-yatzy-50-at-75")
+RESULT = ROOT / "results" / "maxi-yatzy-no-saved-rolls.json"
+READINGS = ("maxi-yatzy-no-saved-rolls", "maxi-yatzy-no-saved-rolls-50-at-75")
 GAMES = 10_000   # optimal games per reading (about 2,000 a second): per-box averages to +-0.3
 MAX_SE = 3.0    # the simulated mean must lie within this many standard errors of the solved value
 
 
 def reading(name: str) -> Rules:
     """The rule set of a reading: the shipped file, or its copy with bonus 50 at 75."""
-    if name == "maxi-yatzy":
+    if name == "maxi-yatzy-no-saved-rolls":
         return get_rules(name)
-    if name == "maxi-yatzy-50-at-75":
-        return get_rules("maxi-yatzy").with_(name=name, upper_bonus=50, upper_bonus_threshold=75)
+    if name == "maxi-yatzy-no-saved-rolls-50-at-75":
+        return get_rules("maxi-yatzy-no-saved-rolls").with_(name=name, upper_bonus=50, upper_bonus_threshold=75)
     raise ValueError(f"unknown reading {name!r}; choose one of: {', '.join(READINGS)}")
 
 

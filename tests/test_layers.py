@@ -30,8 +30,9 @@ LAYERS = [
     ["engine.turn"],                              # the turn engine
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
     ["engine.compiled.kernel"],
-    ["engine.compiled.target_kernel"],
+    ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
     ["engine.solver"],
+    ["engine.saved"],                             # saved rolls: every saved count in one pass
     ["warmup", "engine.cache"],
     ["engine.solutions"],
     ["engine.subgame"],                           # the rest of a game as a rule set
@@ -47,7 +48,7 @@ LAYERS = [
     ["players.thumb"],                            # rules of thumb as decision lists
     ["players.thumb_catalogue"],                  # the candidate rules
     ["players.thumb_exact"],                      # ... measured exactly, learned from optimal play
-    ["players.simulation"],
+    ["players.simulation", "players.saved_play"],   # saved_play: games with saved rolls
     ["players.study"],
     ["advice.objectives"],                        # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["advice.ranking"],                           # Advice, and the one enumeration of the choices

@@ -310,7 +310,7 @@ def test_fuzzed_cache_entries_answer_with_at_most_one_warning(tmp_path_factory, 
 
 # ---- 11: a tiny rule file asking for gigabytes -------------------------------------------------
 
-MAXI_126 = (ROOT / "yatzy_core" / "game" / "rulesets" / "maxi-yatzy.toml").read_text().replace(
+MAXI_126 = (ROOT / "yatzy_core" / "game" / "rulesets" / "maxi-yatzy-no-saved-rolls.toml").read_text().replace(
     "upper_bonus_threshold = 84", "upper_bonus_threshold = 126").replace(
     'forced_order = false', 'forced_order = false\nyahtzee_box = "maxi_yatzy"\nyahtzee_bonus = 50')
 
@@ -328,7 +328,7 @@ def test_a_solve_that_cannot_fit_is_refused_before_it_starts(tmp_path, monkeypat
                                          r"but only 4\.0 GB is available"):
         solve(rules, progress=False)
     one_error_line(*call("solve", "--rules-file", str(path), "--no-cache"),
-                   start="yatzy: error: rules 'maxi-yatzy': 266,338,304 states need about")
+                   start="yatzy: error: rules 'maxi-yatzy-no-saved-rolls': 266,338,304 states need about")
 
 
 def test_a_large_solve_says_so_first(tmp_path, monkeypatch):

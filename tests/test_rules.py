@@ -136,7 +136,7 @@ def test_score_table_matches_score():
 
 
 def test_box_counts():
-    assert [r.n_boxes for r in RULES] == [13, 13, 13, 15, 15, 15, 13, 20]
+    assert [r.n_boxes for r in RULES] == [13, 13, 13, 15, 15, 15, 13, 20, 20]
     assert np.array_equal(YATZY.upper_faces[:6], np.arange(1, 7))
 
 

@@ -16,7 +16,7 @@ from yatzy_core.engine.solver import solve
 from yatzy_core.game.states import StateSpace
 from yatzy_core.engine.subgame import full_table_at_hand, subgame_rules
 
-MAXI = get_rules("maxi-yatzy")
+MAXI = get_rules("maxi-yatzy-no-saved-rolls")
 
 
 def late_states(space: StateSpace, open_boxes: int, n: int, seed: int) -> list[tuple[int, int, int]]:
@@ -81,7 +81,7 @@ def test_small_or_cached_games_keep_the_full_table():
 
 
 def maxi_advice(capsys, dice: str, used: list[str], upper: int, rolls_left: int) -> list[dict]:
-    status = main(["advise", "--rules", "maxi-yatzy", "--dice", dice, "--used", ",".join(used),
+    status = main(["advise", "--rules", "maxi-yatzy-no-saved-rolls", "--dice", dice, "--used", ",".join(used),
                    "--upper", str(upper), "--rolls-left", str(rolls_left), "--json"])
     assert status == 0
     return json.loads(capsys.readouterr().out)
@@ -104,7 +104,7 @@ def test_maxi_yatzy_advice_with_three_boxes_open_needs_no_full_table(capsys, tmp
     # the last roll: each box is worth its points now plus the value of the game left after it,
     # which is a different (two-box) subgame, solved on its own
     boxes = {a["box"]: a["expected"] for a in maxi_advice(capsys, "666655", used, 60, 0)}
-    after = Position.make("maxi-yatzy", used=used + ["sixes"], upper_total=84, dice="111111")
+    after = Position.make("maxi-yatzy-no-saved-rolls", used=used + ["sixes"], upper_total=84, dice="111111")
     later = solve(rest_of_game(after).rules, progress=False).expected_score
     assert boxes["sixes"] == pytest.approx(24 + 100 + later, abs=1e-4)    # 4 sixes reach 84: bonus
     assert boxes["villa"] == pytest.approx(0 + solve(subgame_rules(MAXI, set(used) | {"villa"}, 60),

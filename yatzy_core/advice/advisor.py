@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from dataclasses import replace
+from functools import lru_cache
+
 from ..engine.position import Position
+from ..engine.saved import SavedSolution, saved_memory, saved_turn, solve_saved
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
 from ..engine.subgame import full_table_at_hand, subgame_rules
@@ -62,6 +66,11 @@ def advise(position: Position, solution: Solution | None = None, use_cache: bool
     if solution is not None and not isinstance(solution, Solution):
         hint = " (an objective goes as objective=...)" if isinstance(solution, (AtLeast, Beat, Risk, MaxMean)) else ""
         raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}{hint}")
+    if position.rules.saved_rolls:
+        if solution is not None or not isinstance(objective, MaxMean):
+            raise ValueError("a game with saved rolls is advised for the mean only, from the game "
+                             "of its open boxes (no solution or objective can be given)")
+        return _saved_advice(position)
     if not isinstance(objective, MaxMean):
         if solution is not None:
             raise ValueError("solution is the mean's table: give it only with objective MaxMean()")
@@ -74,6 +83,32 @@ def advise(position: Position, solution: Solution | None = None, use_cache: bool
     turn = evaluate(space, box_values(space, solution.values, np.array([position.state(space)])),
                     choose=False)
     return choices(position, turn, lambda a: a)
+
+
+def _saved_advice(position: Position) -> list[Advice]:
+    """The choices of a game with saved rolls: the game of the open boxes is solved (it can
+    hold every saved count of the full game), and its turn worked from this position's rerolls;
+    scoring a box now saves the rerolls left ("score villa now, saving 2 rolls")."""
+    rules = position.rules
+    rest = subgame_rules(rules, position.used, position.upper_total)
+    need = saved_memory(rest, before=len(position.used))
+    if need > SAVED_ADVICE_BYTES:
+        raise ValueError(f"advice with saved rolls solves the game of the open boxes: with {rest.n_boxes} "
+                         f"open that needs {need / 1e9:.1f} GB, more than {SAVED_ADVICE_BYTES / 1e9:.1f} GB "
+                         f"(Maxi Yatzy: at most 16 boxes open, about a minute)")
+    solved = _open_boxes_solved(rest, len(position.used))
+    turn = saved_turn(solved, int(solved.space.index(0, 0, 0)), position.rolls_left)
+    final = np.full((rules.n_boxes,) + turn.final.shape[1:], -np.inf)
+    final[[rules.box_index(name) for name in rest.box_names]] = turn.final
+    return choices(position, replace(turn, final=final), lambda a: a)
+
+
+SAVED_ADVICE_BYTES = 1_500_000_000   # every layer of the open boxes' game is kept for the turn
+
+
+@lru_cache(maxsize=8)
+def _open_boxes_solved(rest, before: int) -> SavedSolution:
+    return solve_saved(rest, progress=False, before=before)
 
 
 def _goal_advice(position: Position, objective) -> list[Advice]:

@@ -30,10 +30,11 @@ class Advice:
     loss: float
     measure: str = "expected"           # or "probability" or "certainty_equivalent"
     now: bool = False                   # a box scored with rerolls left
+    saving: int = 0                     # rolls that scoring now saves for later turns (saved_rolls)
 
     @property
     def label(self) -> str:
-        return choice_label(self.action, self.keep, self.box, self.now)
+        return choice_label(self.action, self.keep, self.box, self.now, self.saving)
 
     @property
     def expected(self) -> float | None:
@@ -56,8 +57,11 @@ class Advice:
                 "loss": self.loss if exact else round(self.loss, 4)}
 
 
-def choice_label(action: str, keep, box, now: bool = False) -> str:
-    """How a choice reads: "keep 1 1", "reroll all", "score chance" or "score chance now"."""
+def choice_label(action: str, keep, box, now: bool = False, saving: int = 0) -> str:
+    """How a choice reads: "keep 1 1", "reroll all", "score chance", "score chance now" or, in a
+    game with saved rolls, "score chance now, saving 2 rolls"."""
+    if action == "box" and saving:
+        return f"score {box} now, saving {saving} roll{'s' if saving > 1 else ''}"
     if action == "box":
         return f"score {box} now" if now else f"score {box}"
     return "reroll all" if not keep else "keep " + " ".join(map(str, keep))
@@ -78,7 +82,8 @@ def choices(position: Position, turn: Turn, pick, measure: str = "expected") -> 
     rules = position.rules
     boxes = pick(turn.final[:, position.roll, 0])
     now = position.rolls_left > 0
-    options = [Advice("box", None, name, float(v), 0.0, measure, now)
+    saving = position.rolls_left if rules.saved_rolls else 0
+    options = [Advice("box", None, name, float(v), 0.0, measure, now, saving)
                for name, v in zip(rules.box_names, boxes) if np.isfinite(v)]
     if now:
         keep = pick(turn.keepers[position.rolls_left - 1][:, 0])

@@ -57,6 +57,8 @@ def add_solve_parser(subparsers) -> None:
 
 def run_solve(args) -> int:
     rules = get_rules(args.rules)
+    if rules.saved_rolls:
+        return _solve_saved(args, rules)
     start = time.perf_counter()
     solution = get_solution(rules, use_cache=not args.no_cache, progress=True)
     elapsed = time.perf_counter() - start
@@ -73,6 +75,19 @@ def run_solve(args) -> int:
         mean_play = score_distribution(rules, use_cache=not args.no_cache).p_at_least(args.goal)
         print(f"P(final >= {args.goal}): playing to reach it {reach:.6f}, "
               f"playing for the mean {mean_play:.6f} (targets solved in {seconds:.2f} s)")
+    return 0
+
+
+def _solve_saved(args, rules) -> int:
+    """A game with saved rolls: its value, solved afresh holding two layers at a time (its
+    tables are not cached; the standard deviation and goals are not computed for it)."""
+    for name, asked in (("--std", args.std), ("--goal", args.goal is not None)):
+        if asked:
+            raise ValueError(f"argument {name}: not computed for a game with saved rolls (rules {rules.name!r})")
+    from ..engine.saved import solve_saved
+    solution = solve_saved(rules, progress=True, keep=0)
+    print(f"expected score: {solution.expected_score:.4f}")
+    print(f"time: {solution.seconds:.2f} s (saved rolls: solved afresh, not cached)")
     return 0
 
 

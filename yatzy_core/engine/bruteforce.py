@@ -13,7 +13,13 @@ Fraction(7, 2)
 >>> brute_force_value(one_die.with_(rolls_per_turn=2))  # reroll a 1, 2 or 3: (4+5+6)/6 + 1/2 * 7/2
 Fraction(17, 4)
 
-With forced_order only the first open box of the card may be filled.
+With forced_order only the first open box of the card may be filled. With saved_rolls a turn
+that scores with j rerolls left carries those j over: the game state also holds the saved count
+s, a turn may reroll (rolls_per_turn - 1 + s) times, and each stage compares scoring now (which
+saves what is left) with rerolling (`saved_turn_start`).
+
+>>> brute_force_value(one_die.with_(rolls_per_turn=2, saved_rolls=True))  # one box: nothing to save for
+Fraction(17, 4)
 
 Joker rule for an n of a kind once the Yahtzee box is used (plus yahtzee_bonus if that box holds
 a positive score): "forced" - the matching upper box if open, else any open lower box at its joker
@@ -35,7 +41,7 @@ import numpy as np
 from ..game.ruleset import Rules
 from ..game.scoring import Box, total  # noqa: F401  (Box, total: for the doctest)
 
-__all__ = ["brute_force_value", "brute_force_at_least"]
+__all__ = ["brute_force_value", "brute_force_at_least", "saved_turn_start"]
 
 State = tuple[int, int, int]   # (mask of used boxes, uncapped upper total, Yahtzee flag)
 Dice = tuple[int, ...]         # ordered dice, e.g. (3, 1)
@@ -63,6 +69,9 @@ def brute_force_value(rules: Rules) -> Fraction:
     choices = {dice: rerolls(dice, faces) for dice in rolls}
     scores = {dice: normal_scores(rules, dice) for dice in rolls}
 
+    if rules.saved_rolls:
+        return saved_turn_start(rules, rolls, choices, scores)((0, 0, 0), 0)
+
     @lru_cache(maxsize=None)
     def value(state: State) -> Fraction:
         """Expected points still to come from the start of a turn in this game state."""
@@ -76,6 +85,32 @@ def brute_force_value(rules: Rules) -> Fraction:
     return value((0, 0, 0))
 
 
+def saved_turn_start(rules: Rules, rolls, choices, scores):
+    """value(state, saved): expected points still to come from the start of a turn with `saved`
+    rolls saved. Stage j (j rerolls left, from 0 up to rolls_per_turn - 1 + saved) is worth, for
+    each ordered roll, the better of scoring now (the next turn starts with j saved) and the best
+    reroll, averaged over the stage j - 1 values."""
+    n, faces, full = rules.n_dice, rules.faces, (1 << len(rules.boxes)) - 1
+
+    @lru_cache(maxsize=None)
+    def value(state: State, saved: int) -> Fraction:
+        if state[0] == full:
+            return Fraction(0)
+
+        def now(dice, j):
+            return max(points + value(after, j) for points, after in moves(rules, dice, scores[dice], state))
+
+        later = {dice: now(dice, 0) for dice in rolls}
+        for j in range(1, rules.rolls_per_turn + saved):
+            denominator = lcm(*(v.denominator for v in later.values()))
+            whole = {dice: v.numerator * (denominator // v.denominator) for dice, v in later.items()}
+            later = {dice: max(now(dice, j), Fraction(best_keep(dice, whole, choices[dice], faces),
+                                                      denominator * faces ** n)) for dice in rolls}
+        return sum(later.values()) / faces ** n
+
+    return value
+
+
 def brute_force_at_least(rules: Rules, target: int) -> Fraction:
     """Best P(final score >= target) from the empty card, exactly: the state gains the points
     still needed (the objective of `targets.py`), everything else as in `brute_force_value`.
@@ -85,6 +120,8 @@ def brute_force_at_least(rules: Rules, target: int) -> Fraction:
     Fraction(5, 9)
     """
     _check_tiny(rules)
+    if rules.saved_rolls:
+        raise ValueError("brute_force_at_least does not play saved rolls; use brute_force_value")
     n, faces, full = rules.n_dice, rules.faces, (1 << len(rules.boxes)) - 1
     rolls = list(product(range(1, faces + 1), repeat=n))
     choices = {dice: rerolls(dice, faces) for dice in rolls}

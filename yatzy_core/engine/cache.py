@@ -79,6 +79,8 @@ def rules_fingerprint(rules: str | Rules) -> str:
     """
     rules = get_rules(rules)
     skip = {"name", "description"}
+    if not rules.saved_rolls:   # a field added later, left out at its default: old keys stay
+        skip.add("saved_rolls")
     fields = {f.name: _plain(getattr(rules, f.name)) for f in dataclasses.fields(rules)
               if f.name not in skip}
     fields["boxes"] = [{f.name: _plain(getattr(b, f.name)) for f in dataclasses.fields(b)}

@@ -142,6 +142,8 @@ class Position:
             raise ValueError(f"upper total {self.upper_total} cannot be made with the used upper "
                              f"boxes ({', '.join(upper_used) or 'none'})")
         last = rules.rolls_per_turn - 1
+        if rules.saved_rolls:   # up to (rolls_per_turn - 1) saved by each turn played so far
+            last *= 1 + len(self.used)
         if not isinstance(self.rolls_left, (int, np.integer)) or not 0 <= self.rolls_left <= last:
             raise ValueError(f"rolls_left counts the rerolls still allowed: 0..{last}, "
                              f"got {self.rolls_left!r}")

@@ -83,6 +83,9 @@ def solve(rules: str | Rules, progress=True, backend: str = "numba",
     stores the tables in half the memory (for six dice; the kernel still computes in float64).
     """
     rules = get_rules(rules)
+    if rules.saved_rolls:
+        raise ValueError(f"rules {rules.name!r} save rolls: their tables hold a saved count too; "
+                         f"solve them with engine.saved.solve_saved")
     if backend not in ("numba", "numpy"):
         raise ValueError(f"unknown backend {backend!r}; choose 'numba' or 'numpy'")
     if moments and backend != "numba":

@@ -37,7 +37,7 @@ from .scoring import CATALOGUE, Box, make_scorer
 __all__ = ["load", "loads", "dumps"]
 
 ORDER = ("name", "description", "n_dice", "faces", "rolls_per_turn", "upper_bonus_threshold",
-         "upper_bonus", "yahtzee_box", "yahtzee_bonus", "joker", "forced_order")
+         "upper_bonus", "yahtzee_box", "yahtzee_bonus", "joker", "forced_order", "saved_rolls")
 DEFAULTS = {key: {f.name: f.default for f in fields(Rules)}[key] for key in ORDER}
 RANGES = {"n_dice": (1, 6), "faces": (2, 6), "rolls_per_turn": (1, 10),
           "upper_bonus": (0, 10_000), "yahtzee_bonus": (0, 10_000)}
@@ -113,7 +113,8 @@ def _rules(data: dict, default_name: str) -> Rules:
         _check(isinstance(top[key], str), key, f"must be text, got {top[key]!r}")
     for key, (lo, hi) in RANGES.items():
         _int(top[key], key, lo, hi)
-    _check(isinstance(top["forced_order"], bool), "forced_order", "must be true or false")
+    for key in ("forced_order", "saved_rolls"):
+        _check(isinstance(top[key], bool), key, "must be true or false")
     _check(top["joker"] in JOKERS, "joker",
            f"{top['joker']!r} is not allowed; choose one of: {', '.join(JOKERS)}")
     boxes = data.get("boxes")
@@ -200,6 +201,9 @@ def _check_bonuses(top: dict, built: tuple[Box, ...]) -> None:
         _check(False, "yahtzee_box", "the Yahtzee bonus and joker rule need a yahtzee_box")
     _check(not (top["forced_order"] and top["joker"] != "none"), "forced_order",
            "forced order needs joker = \"none\": the next box is the only choice")
+    _check(not (top["saved_rolls"] and (top["yahtzee_bonus"] or top["joker"] != "none")),
+           "saved_rolls", "saved rolls are solved without a Yahtzee bonus or joker: set "
+           "yahtzee_bonus = 0 and joker = \"none\"")
 
 
 def _known(data: dict, allowed, prefix: str) -> None:
@@ -227,7 +231,7 @@ def dumps(rules: Rules) -> str:
     name = "yatzy"
     """
     lines = [f"{key} = {_value(getattr(rules, key))}" for key in DEFAULTS
-             if getattr(rules, key) is not None]
+             if getattr(rules, key) is not None and not (key == "saved_rolls" and not rules.saved_rolls)]
     for box in rules.boxes:
         if box.spec is None:
             raise ValueError(f"box {box.name!r} of rules {rules.name!r} has a scorer outside the "

@@ -20,7 +20,7 @@ UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 # The rule sets shipped as yatzy_core/game/rulesets/<name>.toml. CLASSIC are the five whose numbers
 # the notebooks, studies and widgets show; the others are newer and some need more than 5 dice.
 CLASSIC = ("yahtzee", "yahtzee-verhoeff", "yahtzee-no-bonus", "yatzy", "yatzy-thesis")
-BUILTIN = CLASSIC + ("forced-yatzy", "yahtzee-3-rerolls", "maxi-yatzy")
+BUILTIN = CLASSIC + ("forced-yatzy", "yahtzee-3-rerolls", "maxi-yatzy", "maxi-yatzy-no-saved-rolls")
 RULESETS = Path(__file__).with_name("rulesets")
 
 _CACHE: dict[str, Rules] = {}
@@ -41,6 +41,6 @@ def rule_names(include_new: bool = False) -> list[str]:
     """Names of the built-in rule sets: the five classic ones, or with include_new all of them.
 
     >>> rule_names(include_new=True)[5:]
-    ['forced-yatzy', 'yahtzee-3-rerolls', 'maxi-yatzy']
+    ['forced-yatzy', 'yahtzee-3-rerolls', 'maxi-yatzy', 'maxi-yatzy-no-saved-rolls']
     """
     return list(BUILTIN if include_new else CLASSIC)

@@ -43,6 +43,7 @@ class Rules:
     rolls_per_turn: int = 3
     description: str = ""
     forced_order: bool = False        # each turn must fill the next open box in card order
+    saved_rolls: bool = False         # rolls a turn leaves unused carry over to later turns
 
     def __post_init__(self):
         names = [b.name for b in self.boxes]
@@ -58,6 +59,9 @@ class Rules:
                                  f"at most one upper box per face")
         if self.yahtzee_box is not None and self.yahtzee_box not in names:
             raise ValueError(f"yahtzee_box {self.yahtzee_box!r} is not one of the boxes {names}")
+        if self.saved_rolls and self.tracks_yahtzee_bonus:
+            raise ValueError("saved_rolls is solved without a Yahtzee bonus or joker rule; set "
+                             "yahtzee_bonus = 0 and joker = \"none\"")
         if self.forced_order and self.joker != "none":
             raise ValueError(f"forced_order needs joker 'none' (the next box is the only choice), "
                              f"got joker {self.joker!r}")

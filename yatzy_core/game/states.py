@@ -209,7 +209,7 @@ def memory_estimate(space: StateSpace, moments: bool = False, itemsize: int = 8)
     fewer states are reachable (maxi-yatzy at 126 with a Yahtzee bonus: 4.05 GB, estimate 5.9).
 
     >>> from yatzy_core.game.rules import get_rules
-    >>> maxi = StateSpace(get_rules("maxi-yatzy"))
+    >>> maxi = StateSpace(get_rules("maxi-yatzy-no-saved-rolls"))
     >>> maxi.size, round(memory_estimate(maxi) / 1e9, 2)     # 2**20 box sets x 85 totals
     (89128960, 1.96)
     """

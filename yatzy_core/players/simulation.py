@@ -80,6 +80,9 @@ def simulate(rules: str | Rules, strategy="optimal", games: int = 10_000, seed: 
     and seconds.
     """
     rules = get_rules(rules)
+    if rules.saved_rolls:
+        raise ValueError(f"rules {rules.name!r} save rolls, which these players do not play; "
+                         f"use players.saved_play.play_saved")
     games = _check_count(games)
     _check_seed(seed)
     player = make_player(strategy, rules, **options)

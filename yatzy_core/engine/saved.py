@@ -1,0 +1,203 @@
+"""Games with saved rolls (Maxi Yatzy as played): the value of every state for every saved count.
+
+A turn that scores with j rerolls left saves them; a later turn may reroll rolls_per_turn - 1 +
+saved times. The saved count is a third part of the state, beside the box set and the upper
+total; after `used` turns at most (rolls_per_turn - 1) * used rolls can be saved. Each layer
+(boxes used) is one array, row = rank of the box set among those of its size * U * F + upper * F
++ flag, column = saved count; one compiled pass a state gives all its columns
+(`compiled.saved_kernel`). A solve that keeps only the first layers (keep=k: those with at most
+k boxes used) holds two layers at a time: Maxi Yatzy's largest two are 5.3 GB in float64 (its
+whole table 15 GB). float32 tables halve that but miss a 1e-6 bar on the expected score.
+
+>>> from yatzy_core.game.rules import Rules
+>>> from yatzy_core.game.scoring import Box, total
+>>> game = Rules("chance-twice", (Box("a", total), Box("b", total)), upper_bonus=0, n_dice=1,
+...              rolls_per_turn=2, saved_rolls=True)
+>>> solved = solve_saved(game, progress=False)
+>>> round(solved.expected_score, 6), round(solved.value(0b01, saved=1), 6)   # 1 saved: 3 rolls
+(8.708333, 4.666667)
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+from math import comb
+
+import numpy as np
+
+from ..game.rules import Rules, get_rules
+from ..game.states import OVERHEAD, StateSpace
+from .solver import LOUD_BYTES, SolveWarning, _bar, available_memory
+from .turn import Turn, best_subkeeper, box_values, keeper_values
+
+__all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_turn", "saved_memory"]
+
+BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
+
+
+def most_saved(rules: Rules, used: int, before: int = 0) -> int:
+    """The most rolls a game can have saved at the start of a turn with `used` boxes used (and
+    `before` boxes used before the game of the open boxes began, see `solve_saved`).
+
+    >>> most_saved(get_rules("maxi-yatzy"), 19)
+    38
+    """
+    return (rules.rolls_per_turn - 1) * (used + before)
+
+
+@dataclass
+class SavedSolution:
+    """Start-of-turn values of a saved-roll game: layers[used][row, saved] (None for a layer the
+    solve let go, see `solve_saved`'s keep)."""
+
+    rules: Rules
+    layers: list
+    seconds: float = 0.0
+    space: StateSpace = field(init=False, repr=False)
+    rank: np.ndarray = field(init=False, repr=False)
+    before: int = 0
+    flats: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        self.space = StateSpace(self.rules)
+        self.rank = box_set_rank(self.rules.n_boxes)
+
+    @property
+    def expected_score(self) -> float:
+        """Optimal expected final score from the empty card, no roll saved."""
+        return float(self.layers[0][0, 0])
+
+    def value(self, mask: int, upper: int = 0, flag: int = 0, saved: int = 0) -> float:
+        """Expected points still to come from the start of a turn in this state with `saved`
+        rolls saved; ValueError for a state no game reaches or a layer not kept."""
+        rules, space = self.rules, self.space
+        used = bin(mask).count("1") if 0 <= mask < 1 << rules.n_boxes else -1
+        capped = min(upper, rules.upper_cap)
+        if not (used >= 0 and 0 <= upper and 0 <= flag < space.n_flags and space.reachable[space.index(mask, capped, flag)]
+                and 0 <= saved <= most_saved(rules, used, self.before)):
+            raise ValueError(f"no game of {rules.name!r} reaches mask={mask}, upper={upper}, "
+                             f"flag={flag}, saved={saved}")
+        if self.layers[used] is None:
+            raise ValueError(f"the layer of {used} boxes used was not kept (solve with keep=None)")
+        per_set = space.n_upper * space.n_flags
+        return float(self.layers[used][self.rank[mask] * per_set + capped * space.n_flags + flag, saved])
+
+    def flat(self, saved: int) -> np.ndarray:
+        """The start-of-turn value of every state (StateSpace index) with `saved` rolls saved,
+        0 where a layer cannot hold that many (no game reads those); kept once made."""
+        if saved not in self.flats:
+            self.flats[saved] = self._flat(saved)
+        return self.flats[saved]
+
+    def _flat(self, saved: int) -> np.ndarray:
+        space, n = self.space, self.rules.n_boxes
+        out = np.zeros((1 << n, space.n_upper * space.n_flags))
+        for used, layer in enumerate(self.layers):
+            if layer is not None and saved < layer.shape[1]:
+                out[space.boxes_used == used] = layer[:, saved].reshape(-1, out.shape[1])
+        return out.reshape(-1)
+
+
+def box_set_rank(n_boxes: int) -> np.ndarray:
+    """Each box set's place among the box sets of its size, in ascending order.
+
+    >>> box_set_rank(3).tolist()     # 000; 001 010 100; 011 101 110; 111
+    [0, 0, 1, 0, 2, 1, 2, 0]
+    """
+    masks = np.arange(1 << n_boxes)
+    used = np.zeros(len(masks), dtype=np.int64)
+    for b in range(n_boxes):
+        used += (masks >> b) & 1
+    rank = np.empty(len(masks), dtype=np.int64)
+    for k in range(n_boxes + 1):
+        same = np.flatnonzero(used == k)
+        rank[same] = np.arange(len(same))
+    return rank
+
+
+def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int | None = None,
+                before: int = 0) -> SavedSolution:
+    """Backward induction over layers for a game with saved rolls (values only; the kernel
+    computes in float64, dtype is what the tables store). keep=k keeps only the layers with at
+    most k boxes used (the others are let go once the layer before them is solved). `before`:
+    boxes used before this game began (the game of a position's open boxes), whose turns may
+    have saved rolls too."""
+    from .compiled.kernel import lane_groups, tables
+    from .compiled.saved_kernel import solve_saved_layer
+
+    rules = get_rules(rules)
+    if not rules.saved_rolls:
+        raise ValueError(f"rules {rules.name!r} do not save rolls; use solver.solve")
+    _check_memory(rules, np.dtype(dtype).itemsize, keep, before)
+    space, n = StateSpace(rules), rules.n_boxes
+    settings, t = tables(rules)
+    rank, per_set = box_set_rank(n), space.n_upper * space.n_flags
+    start = time.perf_counter()
+    layers: list = [None] * (n + 1)
+    layers[n] = np.zeros((per_set, most_saved(rules, n, before) + 1), dtype)
+    total = int(space.reachable.sum() - space.reachable.reshape(1 << n, -1)[-1].sum())
+    with _bar(progress, total, f"solving {rules.name} with saved rolls") as bar:
+        for used in range(n - 1, -1, -1):
+            out = np.zeros((comb(n, used) * per_set, most_saved(rules, used, before) + 1), dtype)
+            for states in space.layer_blocks(used, BLOCK):
+                representatives = space.representatives(states)
+                distinct = states[representatives == states]
+                solve_saved_layer(settings, t, lane_groups(space, distinct), rank, layers[used + 1], out)
+                rows = rank[states // per_set] * per_set + states % per_set
+                out[rows] = out[rank[representatives // per_set] * per_set + representatives % per_set]
+                bar.update(len(states))
+            layers[used] = out
+            if keep is not None and used + 1 > keep:
+                layers[used + 1] = None
+    solution = SavedSolution(rules, layers, time.perf_counter() - start)
+    solution.before = before
+    return solution
+
+
+def saved_memory(rules: Rules, itemsize: int = 8, keep: int | None = None, before: int = 0) -> int:
+    """Bytes a saved-roll solve needs at its peak, about: the layers held at once (all kept ones
+    plus the two being solved) and OVERHEAD bytes a turn state for the masks and blocks.
+
+    >>> round(saved_memory(get_rules("maxi-yatzy"), keep=2) / 1e9, 2)     # layers 10 and 11
+    6.51
+    """
+    space, n = StateSpace(rules), rules.n_boxes
+    per_set = space.n_upper * space.n_flags
+    size = [comb(n, k) * per_set * (most_saved(rules, k, before) + 1) * itemsize for k in range(n + 1)]
+    kept = sum(size) if keep is None else sum(size[:keep + 1])
+    pair = max(size[k] + size[k + 1] for k in range(n)) if keep is not None else 0
+    return kept + pair + space.size * OVERHEAD
+
+
+def _check_memory(rules, itemsize, keep, before) -> None:
+    """Refuse a solve that cannot fit; announce one above LOUD_BYTES (as `solver.check_memory`)."""
+    need, free = saved_memory(rules, itemsize, keep, before), available_memory()
+    what = f"rules {rules.name!r} with saved rolls need about {need / 1e9:.1f} GB"
+    if free is not None and need > free:
+        raise ValueError(f"{what} of memory, but only {free / 1e9:.1f} GB is available")
+    if need > LOUD_BYTES:
+        warnings.warn(f"solving {what} of memory", SolveWarning, stacklevel=3)
+
+
+def saved_stages(solution: SavedSolution, state: int, rolls_left: int):
+    """The stages of a turn from `state` with `rolls_left` rerolls (saved ones included), worked
+    backwards in numpy: finals[j] (n_boxes, n_rolls, 1) is scoring each box with j rerolls left
+    (saving j), keepers[j - 1] the keeper values with j - 1 rerolls left after them, rolls[j] a
+    roll's value at stage j: the better of scoring now and the best keeper."""
+    space = solution.space
+    states = np.array([state])
+    finals = [box_values(space, solution.flat(0), states)]
+    rolls, keepers = [finals[0].max(axis=0)], []
+    for j in range(1, rolls_left + 1):
+        finals.append(box_values(space, solution.flat(j), states))
+        keepers.append(keeper_values(space, rolls[-1]))
+        rolls.append(np.maximum(finals[-1].max(axis=0), best_subkeeper(space, keepers[-1])))
+    return finals, keepers, rolls
+
+
+def saved_turn(solution: SavedSolution, state: int, rolls_left: int) -> Turn:
+    """The rest of a turn as a `turn.Turn`: `final` is scoring now (saving rolls_left),
+    keepers[j - 1] the keeper values with j - 1 rerolls left after them (as `turn.evaluate`)."""
+    finals, keepers, rolls = saved_stages(solution, state, rolls_left)
+    return Turn(finals[-1], rolls, keepers, keeper_values(solution.space, rolls[-1])[0], None, None)
