@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernel import _idx, _upper_step   # the state index and the upper bonus: one home
+from .kernel import _idx, _upper_step, allowed_boxes   # the state index, the upper bonus, the open boxes: one home
 
 __all__ = ["CHUNK", "solve_states"]
 
@@ -33,9 +33,12 @@ CHUNK = 16   # n values worked together (two AVX-512 vectors of float64); the la
 
 
 @njit(cache=True)
-def _fill(buf, row, pad, width, j, shift, data, offset, band, risk, weight):
+def _fill(buf, row, pad, j, shift, solved, risk):
     """buf[row, pad + m] = V(j, m - shift) for m = -pad .. width - pad - 1 (targets), or the
-    utility of state j times weight[shift] in every lane (risk)."""
+    utility of state j times weight[shift] in every lane (risk). `solved` is the
+    (data, offset, band, weight) of `solve_states`."""
+    data, offset, band, weight = solved
+    width = buf.shape[1]
     if risk:
         for i in range(width):
             buf[row, i] = weight[shift, i] * data[offset[j] + i]
@@ -48,13 +51,13 @@ def _fill(buf, row, pad, width, j, shift, data, offset, band, risk, weight):
 
 
 @njit(cache=True)
-def _rows(buf, row_id, state, pad, width, s, face_of_box, data, offset, band, risk, weight):
+def _rows(buf, row_id, state, pad, s, face_of_box, solved, risk):
     """One padded row per (allowed box, count of its face) for an upper box and per (box, flag)
     for a lower one; row_id[b, c] says where. Returns the allowed boxes as a bit mask."""
     y = state % s.n_flags
     u = (state // s.n_flags) % s.n_upper
     mask = state // s.n_flags // s.n_upper
-    allowed = ~mask & (mask + 1) if s.forced_order == 1 else ~mask
+    allowed = allowed_boxes(mask, s)
     nxt = 0
     for b in range(len(face_of_box)):
         if not (allowed >> b) & 1:
@@ -63,14 +66,13 @@ def _rows(buf, row_id, state, pad, width, s, face_of_box, data, offset, band, ri
         if f > 0:
             for c in range(s.n_dice + 1):
                 g, nu = _upper_step(u, f * c, s)
-                _fill(buf, nxt, pad, width, _idx(nm, nu, y, s), g, data, offset, band, risk, weight)
+                _fill(buf, nxt, pad, _idx(nm, nu, y, s), g, solved, risk)
                 row_id[b, c] = nxt
                 nxt += 1
         else:
             is_yahtzee = b == s.yahtzee_index and s.tracks_flag == 1
-            _fill(buf, nxt, pad, width, _idx(nm, u, 1 if is_yahtzee else y, s), 0, data, offset,
-                  band, risk, weight)
-            _fill(buf, nxt + 1, pad, width, _idx(nm, u, 0, s), 0, data, offset, band, risk, weight)
+            _fill(buf, nxt, pad, _idx(nm, u, 1 if is_yahtzee else y, s), 0, solved, risk)
+            _fill(buf, nxt + 1, pad, _idx(nm, u, 0, s), 0, solved, risk)
             row_id[b, 0], row_id[b, 1] = nxt, nxt + 1
             nxt += 2
     return allowed
@@ -123,10 +125,10 @@ def _best_box(e, r, z, buf, q_at, wt, n):
 
 
 @njit(cache=True)
-def _last_roll(e, n0, buf, pad, row_id, allowed, points, row_of, zero_row, scoring, n_scoring,
-               risk, weight):
+def _last_roll(e, n0, buf, pad, row_id, allowed, t, risk, weight):
     """e[r, i] = best over boxes of scoring roll r, for n = n0 + i (the lanes). Target mode
     weighs every box by 1.0 (exact), risk mode by exp(theta_i * points)."""
+    points, row_of, zero_row, scoring, n_scoring = t.points, t.row_of, t.zero_row, t.scoring, t.n_scoring
     z = np.full(CHUNK, -np.inf, dtype=e.dtype)
     for b in range(row_id.shape[0]):
         if (allowed >> b) & 1:
@@ -148,10 +150,11 @@ def _last_roll(e, n0, buf, pad, row_id, allowed, points, row_of, zero_row, scori
 
 
 @njit(cache=True)
-def _joker(e, n0, buf, pad, row_id, state, allowed, s, score, joker, face_of_box, kind_face,
-           risk, weight):
+def _joker(e, n0, buf, pad, row_id, state, s, t, risk, weight):
     """n of a kind once the Yahtzee box is filled: the Yahtzee bonus and the joker rule
     (the same cases as `turn.score_box`), written over the normal values of those rolls."""
+    score, joker, face_of_box, kind_face = t.score, t.joker, t.face_of_box, t.kind_face
+    allowed = allowed_boxes(state // s.n_flags // s.n_upper, s)
     y = state % s.n_flags
     bonus = s.yahtzee_bonus if y == 1 else 0
     n_boxes = len(face_of_box)
@@ -265,13 +268,10 @@ def solve_states(states, data, offset, band, s, tables, pad, risk, weight):
     """Write V(state, n) for n = 1 .. band[state] at data[offset[state] + n - 1] for every state
     (all of one layer; their next states are solved). With `risk`, band[state] utilities.
     `s` and `tables` are the rule set's `kernel.tables`."""
-    score, joker, face_of_box, kind_face = tables.score, tables.joker, tables.face_of_box, tables.kind_face
-    add_die, sub, n_sub, first_roll = tables.add_die, tables.sub, tables.n_sub, tables.first_roll
-    points, row_of, zero_row = tables.points, tables.row_of, tables.zero_row
-    scoring, n_scoring = tables.scoring, tables.n_scoring
-    n_keepers = add_die.shape[0]
-    n_boxes = len(face_of_box)
+    n_keepers = tables.add_die.shape[0]
+    n_boxes = len(tables.face_of_box)
     off = s.roll_offset
+    solved = (data, offset, band, weight)
     for t in prange(len(states)):
         state = states[t]
         hi = band[state]
@@ -281,21 +281,19 @@ def solve_states(states, data, offset, band, s, tables, pad, risk, weight):
         width = hi if risk else pad + chunks * CHUNK + 1
         buf = np.empty((n_boxes * (s.n_dice + 1), width), dtype=data.dtype)
         row_id = np.zeros((n_boxes, s.n_dice + 1), dtype=np.int64)
-        allowed = _rows(buf, row_id, state, pad, width, s, face_of_box, data, offset, band, risk, weight)
+        allowed = _rows(buf, row_id, state, pad, s, tables.face_of_box, solved, risk)
         w = np.empty((n_keepers, CHUNK), dtype=data.dtype)
         total = np.empty(CHUNK)
         mask = state // s.n_flags // s.n_upper
         for c in range(chunks):
             n0 = c * CHUNK if risk else 1 + c * CHUNK
             e = w[off:]
-            _last_roll(e, n0, buf, pad, row_id, allowed, points, row_of, zero_row, scoring,
-                       n_scoring, risk, weight)
+            _last_roll(e, n0, buf, pad, row_id, allowed, tables, risk, weight)
             if s.tracks_flag == 1 and (mask >> s.yahtzee_index) & 1:
-                _joker(e, n0, buf, pad, row_id, state, allowed, s, score, joker, face_of_box,
-                       kind_face, risk, weight)
+                _joker(e, n0, buf, pad, row_id, state, s, tables, risk, weight)
             for _ in range(s.rolls_per_turn - 1):
-                _reroll(w, off, s.faces, add_die, sub, n_sub)
-            _first_roll(total, e, first_roll)
+                _reroll(w, off, s.faces, tables.add_die, tables.sub, tables.n_sub)
+            _first_roll(total, e, tables.first_roll)
             for i in range(CHUNK):
                 n = n0 + i + (1 if risk else 0)
                 if n > hi:
