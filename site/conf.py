@@ -35,6 +35,9 @@ html_theme = "sphinx_book_theme"
 html_title = "Yahtzee, solved"
 html_static_path = ["_static"]
 html_js_files = ["plotly.min.js"]
+mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML"
+mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                               "processRefs": False, "processEnvironments": False}}
 html_css_files = ["course.css"]
 html_theme_options = {
     "use_download_button": True,
@@ -62,6 +65,15 @@ def copy_plotly_js() -> None:
     target = HERE / "_static" / "plotly.min.js"
     if not target.exists() or target.stat().st_size != source.stat().st_size:
         shutil.copyfile(source, target)
+
+
+def copy_mathjax() -> None:
+    """MathJax 2 as the jupyter-server-mathjax package ships it, so the maths needs no network."""
+    import jupyter_server_mathjax
+    source = Path(jupyter_server_mathjax.__file__).parent / "static"
+    target = HERE / "_static" / "mathjax"
+    if not (target / "MathJax.js").exists():
+        shutil.copytree(source, target, dirs_exist_ok=True)
 
 
 def plotly_html(figure: dict, name: str) -> str:
@@ -141,6 +153,7 @@ def cli_pages() -> None:
 
 
 copy_plotly_js()
+copy_mathjax()
 copy_notebooks()
 cli_pages()
 
