@@ -35,9 +35,12 @@ html_theme = "sphinx_book_theme"
 html_title = "Yahtzee, solved"
 html_static_path = ["_static"]
 html_js_files = ["plotly.min.js"]
-mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML"
+mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
 mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
-                               "processRefs": False, "processEnvironments": False}}
+                               "processRefs": False, "processEnvironments": False},
+                    # the package ships the STIX-Web fonts only
+                    "HTML-CSS": {"availableFonts": [], "webFont": "STIX-Web", "imageFont": None},
+                    "SVG": {"font": "STIX-Web"}}
 html_css_files = ["course.css"]
 html_theme_options = {
     "use_download_button": True,
@@ -45,6 +48,7 @@ html_theme_options = {
     "show_toc_level": 2,
     "home_page_in_toc": True,
 }
+html_context = {"default_mode": "light"}   # an empty mode is a console error in the theme
 html_sourcelink_suffix = ""      # the download link gives the .ipynb itself
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True}

@@ -158,6 +158,7 @@ def open_page(browser, url: str, viewport: dict):
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.route("**/*", lambda route: route.continue_() if urlsplit(route.request.url).hostname
                in ("127.0.0.1", None) else route.abort())
