@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -162,5 +163,11 @@ copy_notebooks()
 cli_pages()
 
 
+def plain_bars(app, what, name, obj, options, lines: list[str]) -> None:
+    """The package's docstrings are plain text: |x| is an absolute value, not an RST substitution."""
+    lines[:] = [re.sub(r"\|(\w+)\|", r"\\|\1\\|", line) for line in lines]
+
+
 def setup(app):
     app.connect("source-read", on_source_read)
+    app.connect("autodoc-process-docstring", plain_bars)

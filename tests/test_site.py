@@ -97,13 +97,14 @@ def test_references_page_lists_the_sources(site):
 def test_every_internal_link_resolves(site):
     """Every relative href/src names a file of the site, and its #fragment an id on that page."""
     ids: dict[Path, set[str]] = {}
-    broken = []
+    broken, checked = [], 0
     for path in pages(site):
         for tag in soup(path).find_all(list(LINKS)):
             target = tag.get(LINKS[tag.name])
             parts = urlsplit(target or "")
             if not target or parts.scheme or parts.netloc:
                 continue                                 # external, mailto:, javascript:
+            checked += 1
             file = (path.parent / unquote(parts.path)).resolve() if parts.path else path
             if file.is_dir():
                 file = file / "index.html"
@@ -115,6 +116,7 @@ def test_every_internal_link_resolves(site):
                 if unquote(parts.fragment) not in ids[file]:
                     broken.append(f"{path.relative_to(site)} -> {target} (no such id)")
     assert not broken, "\n".join(broken[:20])
+    assert checked > 1000                                # every page's navigation, at least
 
 
 # --- in the browser -------------------------------------------------------------------------
@@ -184,7 +186,9 @@ def test_every_page_works_in_the_browser(site, served, browser, width):
         if name in ("index.html", "chapters/04_keepers.html", "chapters/06_strategies_compared.html"):
             SHOTS.mkdir(parents=True, exist_ok=True)
             shot = SHOTS / f"site-{path.stem}-{width}.png"
-            page.screenshot(path=str(shot))
+            expect(page.locator("#MathJax_Message")).to_be_hidden()          # the maths is typeset
+            target = figures.first if figures.count() else page
+            target.screenshot(path=str(shot))
             assert shot.stat().st_size > 10_000
         page.close()
     assert not problems, "\n".join(problems)
@@ -209,3 +213,17 @@ def test_search_finds_keeper(served, browser):
     expect(results.first).to_be_visible()
     expect(page.locator("#search-results")).to_contain_text("Keepers")
     assert not errors, errors
+
+
+def test_api_reference_shows_public_names_with_their_examples(site):
+    page = soup(site / "api.html")
+    ids = {t["id"] for t in page.select("dt.sig[id]")}
+    assert {"yatzy_core.advise", "yatzy_core.get_solution", "yatzy_core.Position"} <= ids
+    assert any(">>> " in block.get_text() for block in page.select("div.doctest, pre"))
+
+
+def test_a_live_widget_shows_its_picture_and_how_to_run_it(site):
+    page = soup(site / "chapters" / "07_what_should_i_keep.html")
+    pictures = {Path(img["src"]).name for img in page.select("img")}
+    assert {"explorer.png", "coach-midgame.png"} <= pictures
+    assert "voila notebooks/07_what_should_i_keep.ipynb" in page.get_text()
