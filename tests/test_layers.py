@@ -57,8 +57,8 @@ LAYERS = [
     ["cli.args"],
     ["cli.study", "cli.distribution", "cli.grade"],
     ["cli.command"],
-    ["__main__", "ui.objectives"],                # what the explorer ranks by
-    ["ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.scorecard",
+    ["__main__", "ui.objectives", "ui.scorecard"],  # what the explorer ranks by; the pad's card and labels
+    ["ui.plots", "ui.state_graph", "ui.widgets", "ui.background",
      "ui.dice_widget", "ui.coach_log"],
     ["ui.coach_outlook", "ui.coach_goal"],
     ["ui.widgets_coach", "ui.rules_editor"],

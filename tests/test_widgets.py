@@ -6,6 +6,7 @@ import pytest
 from yatzy_core.advice.advisor import advise
 from yatzy_core.engine.position import Position
 from yatzy_core.game.rules import get_rules
+from yatzy_core.ui.scorecard import box_label
 from yatzy_core.ui.widgets import Explorer, advice_table, bar_data
 
 
@@ -64,9 +65,10 @@ def test_widgets_drive_the_model(explorer, solutions):
 def test_update_matches_the_widgets(explorer):
     explorer.update(rules="yahtzee", dice="33456", rolls_left=1, used="ones,chance", upper_total=2)
     assert explorer.rules_w.value == "yahtzee" and explorer.rolls_w.value == 1
-    names = [t.description for t in explorer.card_w.children]
-    assert names == list(explorer.position.rules.box_names)
-    assert [t.description for t in explorer.card_w.children if t.value] == ["ones", "chance"]
+    names = [t.description for t in explorer.card_w.children]     # the pad's labels, as the coach's
+    assert names == [box_label(b) for b in explorer.position.rules.box_names]
+    assert names[6:9] == ["Three of a kind", "Four of a kind", "Full house"]
+    assert [t.description for t in explorer.card_w.children if t.value] == ["Ones", "Chance"]
     assert explorer.upper_w.value == 2 and not explorer.bonus_w.disabled
 
 

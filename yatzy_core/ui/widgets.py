@@ -33,6 +33,7 @@ from ..advice.advisor import Advice, advise
 from ..engine.position import Position, parse_dice
 from ..game.rules import get_rules, rule_names
 from ..engine.solutions import solution_for
+from .scorecard import box_label
 from .objectives import OBJECTIVES, Shown, mean_rows, objective_rows
 
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",
@@ -139,6 +140,7 @@ class Explorer(HasTraits):
         self.rng = np.random.default_rng(seed)
         self._holding = self._syncing = False
         self._card_rules = None
+        self._card_boxes: tuple[str, ...] = ()   # the box behind each toggle of the card
         self._build()
         self.update(**params)
 
@@ -330,12 +332,13 @@ class Explorer(HasTraits):
 
     def _build_card(self, rules) -> None:
         def toggle(name):
-            button = classed(W.ToggleButton(description=name, layout=W.Layout(width="auto")),
+            button = classed(W.ToggleButton(description=box_label(name), layout=W.Layout(width="auto")),
                              "yc-used", f"yc-used-{name}")
             button.observe(self.out.capture()(lambda ch: self._syncing or self._tick(name, ch["new"])),
                            "value")
             return button
         self.card_w.children = [toggle(name) for name in rules.box_names]
+        self._card_boxes = rules.box_names
         self._build_dice(rules.n_dice)
         self.rolls_w.options = [(str(r), r) for r in range(rules.rolls_per_turn - 1, -1, -1)]
         self.bonus_w.disabled = not rules.tracks_yahtzee_bonus
@@ -390,8 +393,8 @@ class Explorer(HasTraits):
         for button, face in zip(self.dice_w, self.dice):
             button.description = str(face)
         self.dice_text.value = "".join(map(str, self.dice))
-        for toggle in self.card_w.children:
-            toggle.value = toggle.description in self.used
+        for toggle, name in zip(self.card_w.children, self._card_boxes):   # labelled as on the pad
+            toggle.value = name in self.used
         self.upper_w.value = max(0, self.upper_total)
         self.bonus_w.value = self.yahtzee_bonus
         self.scored_w.value = "" if self.scored is None else str(self.scored)
