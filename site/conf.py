@@ -83,7 +83,8 @@ def copy_mathjax() -> None:
 
 def plotly_html(figure: dict, name: str) -> str:
     data, layout = json.dumps(figure.get("data", [])), json.dumps(figure.get("layout", {}))
-    return (f'<div id="{name}" class="plotly-graph-div yc-plotly" style="height:480px;width:100%;"></div>'
+    height = figure.get("layout", {}).get("height") or 500          # the figure's own, if it set one
+    return (f'<div id="{name}" class="plotly-graph-div yc-plotly" style="height:{height}px;width:100%;"></div>'
             f'<script>Plotly.newPlot("{name}", {data}, {layout}, {{"responsive": true}});</script>')
 
 
