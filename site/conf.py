@@ -1,0 +1,174 @@
+"""Sphinx configuration of the course website: notebooks 01-11 from their committed outputs.
+
+Nothing is executed at build time (nb_execution_mode = "off"). Three things are rewritten on the
+way in (source-read), never in the notebooks themselves: a plotly figure is drawn from its JSON
+with the plotly.js copied from the installed plotly package (no CDN), a live widget becomes a
+picture of it and the command that runs it, and a progress bar is dropped.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+project = "Yahtzee, solved: a course in dynamic programming"
+author = "yatzy-core"
+copyright = "yatzy-core authors"
+
+extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.mathjax", "sphinx_exercise", "sphinx_proof",
+              "sphinx_togglebutton", "sphinxcontrib.bibtex", "sphinx_design"]
+myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath"]
+nb_execution_mode = "off"
+nb_merge_streams = True
+bibtex_bibfiles = ["references.bib"]
+bibtex_reference_style = "author_year"
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+suppress_warnings = ["mystnb.unknown_mime_type"]
+
+html_theme = "sphinx_book_theme"
+html_title = "Yahtzee, solved"
+html_static_path = ["_static"]
+html_js_files = ["plotly.min.js"]
+mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
+mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
+                               "processRefs": False, "processEnvironments": False},
+                    # the package ships the STIX-Web fonts only
+                    "HTML-CSS": {"availableFonts": [], "webFont": "STIX-Web", "imageFont": None},
+                    "SVG": {"font": "STIX-Web"}}
+html_css_files = ["course.css"]
+html_theme_options = {
+    "use_download_button": True,
+    "use_fullscreen_button": False,
+    "show_toc_level": 2,
+    "home_page_in_toc": True,
+}
+html_context = {"default_mode": "light"}   # an empty mode is a console error in the theme
+html_sourcelink_suffix = ""      # the download link gives the .ipynb itself
+autodoc_member_order = "bysource"
+autodoc_default_options = {"members": True}
+
+PLOTLY = "application/vnd.plotly.v1+json"
+WIDGET = "application/vnd.jupyter.widget-view+json"
+# A live widget's picture (screenshots of the browser test) and how to run it live.
+WIDGET_PICTURES = {
+    "07_what_should_i_keep": ["widgets/explorer.png", "widgets/coach-midgame.png"],
+    "09_changing_the_rules": [None],
+}
+
+
+def copy_plotly_js() -> None:
+    """plotly.js as the installed plotly package ships it, served from the site itself."""
+    import plotly
+    source = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    target = HERE / "_static" / "plotly.min.js"
+    if not target.exists() or target.stat().st_size != source.stat().st_size:
+        shutil.copyfile(source, target)
+
+
+def copy_mathjax() -> None:
+    """MathJax 2 as the jupyter-server-mathjax package ships it, so the maths needs no network."""
+    import jupyter_server_mathjax
+    source = Path(jupyter_server_mathjax.__file__).parent / "static"
+    target = HERE / "_static" / "mathjax"
+    if not (target / "MathJax.js").exists():
+        shutil.copytree(source, target, dirs_exist_ok=True)
+
+
+def plotly_html(figure: dict, name: str) -> str:
+    data, layout = json.dumps(figure.get("data", [])), json.dumps(figure.get("layout", {}))
+    height = figure.get("layout", {}).get("height") or 500          # the figure's own, if it set one
+    return (f'<div id="{name}" class="plotly-graph-div yc-plotly" style="height:{height}px;width:100%;"></div>'
+            f'<script>Plotly.newPlot("{name}", {data}, {layout}, {{"responsive": true}});</script>')
+
+
+def widget_output(stem: str, index: int) -> dict:
+    """A markdown output standing for a live widget: its picture and how to run it."""
+    pictures = WIDGET_PICTURES.get(stem, [None])
+    picture = pictures[min(index, len(pictures) - 1)]
+    run = (f"*A live widget.* To use it, run `voila notebooks/{stem}.ipynb` in the repository "
+           f"(or open `notebooks/{stem}.ipynb` in JupyterLab and run it).")
+    text = f"![A picture of the live widget](/_static/{picture})\n\n{run}" if picture else run
+    return {"output_type": "display_data", "metadata": {}, "data": {"text/markdown": text}}
+
+
+def rewrite_notebook(stem: str, text: str) -> str:
+    nb = json.loads(text)
+    widgets = figures = 0
+    for cell in nb["cells"]:
+        outputs = []
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if PLOTLY in data:
+                figures += 1
+                html = plotly_html(data[PLOTLY], f"plotly-{stem}-{figures}")
+                output = {**output, "data": {"text/html": html}}
+            elif WIDGET in data:
+                if "it/s" in "".join(data.get("text/plain", "")) or "state/s" in "".join(data.get("text/plain", "")):
+                    continue                                   # a progress bar
+                output = widget_output(stem, widgets)
+                widgets += 1
+            elif "cdn.plot.ly" in "".join(data.get("text/html", "")):
+                continue                                       # plotly's notebook setup
+            outputs.append(output)
+        if "outputs" in cell:
+            cell["outputs"] = outputs
+    return json.dumps(nb)
+
+
+def on_source_read(app, docname: str, source: list[str]) -> None:
+    if docname.startswith("chapters/"):
+        source[0] = rewrite_notebook(docname.split("/", 1)[1], source[0])
+
+
+def copy_notebooks() -> None:
+    """The committed notebooks, as they are, into chapters/ (the download link gives these)."""
+    target = HERE / "chapters"
+    target.mkdir(exist_ok=True)
+    for path in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+        if not (target / path.name).exists() or (target / path.name).read_bytes() != path.read_bytes():
+            shutil.copyfile(path, target / path.name)
+
+
+def cli_pages() -> None:
+    """One page per subcommand, from the argparse help of the installed command line."""
+    from yatzy_core.cli.command import build_parser
+    parser = build_parser()
+    target = HERE / "cli"
+    target.mkdir(exist_ok=True)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    names = []
+    for name, command in sub.choices.items():
+        names.append(name)
+        command.prog = f"yatzy {name}"
+        page = f"# yatzy {name}\n\n```text\n{command.format_help()}```\n"
+        if (target / f"{name}.md").exists() and (target / f"{name}.md").read_text() == page:
+            continue
+        (target / f"{name}.md").write_text(page)
+    index = ("# The `yatzy` command\n\nEvery page below is the command's own `--help`, generated "
+             "when the site is built.\n\n```text\n" + parser.format_help() + "```\n\n"
+             "```{toctree}\n:maxdepth: 1\n\n" + "\n".join(names) + "\n```\n")
+    if not (target / "index.md").exists() or (target / "index.md").read_text() != index:
+        (target / "index.md").write_text(index)
+
+
+copy_plotly_js()
+copy_mathjax()
+copy_notebooks()
+cli_pages()
+
+
+def plain_bars(app, what, name, obj, options, lines: list[str]) -> None:
+    """The package's docstrings are plain text: |x| is an absolute value, not an RST substitution."""
+    lines[:] = [re.sub(r"\|(\w+)\|", r"\\|\1\\|", line) for line in lines]
+
+
+def setup(app):
+    app.connect("source-read", on_source_read)
+    app.connect("autodoc-process-docstring", plain_bars)

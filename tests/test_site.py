@@ -1,0 +1,229 @@
+"""The course website: built (a warning fails it), every internal link resolves, and every page
+works in Chromium at desktop and phone width with no network.
+
+The site is built once into a temporary folder from the committed notebooks (nothing is
+executed). Needs the site extra (the dev extra includes it); the browser half also needs
+/usr/bin/chromium and playwright, as tests/test_browser.py. Screenshots go to $YATZY_SCREENSHOTS
+(default tests/screenshots/), as the coach's do.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+pytest.importorskip("sphinx", reason="sphinx is not installed (site extra)")
+pytest.importorskip("myst_nb", reason="myst-nb is not installed (site extra)")
+bs4 = pytest.importorskip("bs4", reason="beautifulsoup4 is not installed (dev extra)")
+
+from yatzy_core.cli.command import build_parser   # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("YATZY_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(os.environ.get("YATZY_SCREENSHOTS", ROOT / "tests" / "screenshots"))
+WAIT_MS = 30_000
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+PLOTLY = "application/vnd.plotly.v1+json"
+LINKS = {"a": "href", "link": "href", "script": "src", "img": "src", "iframe": "src", "source": "src"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The built site's folder; the build must finish without one warning."""
+    out = tmp_path_factory.mktemp("site") / "html"
+    run = subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+                          str(ROOT / "site"), str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, f"site build failed:\n{run.stdout}\n{run.stderr}"
+    return out
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if "_static" not in p.parts and "_sources" not in p.parts)
+
+
+def soup(path: Path):
+    return bs4.BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def subcommands() -> list[str]:
+    return list(build_parser()._subparsers._group_actions[0].choices)
+
+
+def test_every_chapter_and_command_has_a_page(site):
+    chapters = sorted(p.stem for p in (ROOT / "notebooks").glob("[01][0-9]_*.ipynb"))
+    assert len(chapters) == 11
+    assert sorted(p.stem for p in (site / "chapters").glob("*.html")) == chapters
+    assert sorted(p.stem for p in (site / "cli").glob("*.html")) == sorted(["index", *subcommands()])
+    assert "--rolls-left" in (site / "cli" / "advise.html").read_text()      # the real help text
+    for chapter in chapters:                                                # "download this notebook"
+        assert (site / "_sources" / "chapters" / f"{chapter}.ipynb").read_bytes() == \
+            (ROOT / "notebooks" / f"{chapter}.ipynb").read_bytes()
+        assert f"_sources/chapters/{chapter}.ipynb" in (site / "chapters" / f"{chapter}.html").read_text()
+
+
+def test_every_plotly_figure_is_drawn_from_the_site(site):
+    """One figure on the page per plotly output in the notebook, and no script from elsewhere."""
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+        cells = json.loads(notebook.read_text())["cells"]
+        figures = sum(PLOTLY in o.get("data", {}) for c in cells for o in c.get("outputs", []))
+        page = soup(site / "chapters" / f"{notebook.stem}.html")
+        assert len(page.select("div.yc-plotly")) == figures, notebook.name
+    for path in pages(site):
+        for tag in soup(path).find_all(["script", "link", "img", "iframe"]):
+            target = tag.get("src") or tag.get("href") or ""
+            assert not urlsplit(target).netloc, f"{path.name} loads {target}"
+    assert (site / "_static" / "plotly.min.js").stat().st_size > 1_000_000
+
+
+def test_references_page_lists_the_sources(site):
+    text = soup(site / "references.html").get_text(" ")
+    for title in ("Optimal Yatzy Strategy", "Optimal Yahtzee", "Porting the optimal yahtzee algorithm",
+                  "Monte-Carlo Planning in the Yahtzee Domain", "An expectation maximization Yahtzee AI",
+                  "An Optimal Strategy for Yahtzee", "How to Maximize Your Score in Solitaire Yahtzee"):
+        assert title in text, title
+
+
+def test_every_internal_link_resolves(site):
+    """Every relative href/src names a file of the site, and its #fragment an id on that page."""
+    ids: dict[Path, set[str]] = {}
+    broken, checked = [], 0
+    for path in pages(site):
+        for tag in soup(path).find_all(list(LINKS)):
+            target = tag.get(LINKS[tag.name])
+            parts = urlsplit(target or "")
+            if not target or parts.scheme or parts.netloc:
+                continue                                 # external, mailto:, javascript:
+            checked += 1
+            file = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            if file.is_dir():
+                file = file / "index.html"
+            if not file.is_file():
+                broken.append(f"{path.relative_to(site)} -> {target}")
+            elif parts.fragment and file.suffix == ".html":
+                if file not in ids:
+                    ids[file] = {t["id"] for t in soup(file).find_all(id=True)}
+                if unquote(parts.fragment) not in ids[file]:
+                    broken.append(f"{path.relative_to(site)} -> {target} (no such id)")
+    assert not broken, "\n".join(broken[:20])
+    assert checked > 1000                                # every page's navigation, at least
+
+
+# --- in the browser -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def served(site):
+    """The built site on a local HTTP server; always stopped afterwards."""
+    handler = functools.partial(Quiet, directory=str(site))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+class Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (dev extra)")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install_browser.sh")
+    sync_api.expect.set_options(timeout=WAIT_MS)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_page(browser, url: str, viewport: dict):
+    """A page with every request off this machine refused, and its console errors collected."""
+    page = browser.new_page(viewport=viewport)
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.route("**/*", lambda route: route.continue_() if urlsplit(route.request.url).hostname
+               in ("127.0.0.1", None) else route.abort())
+    page.goto(url, wait_until="load")
+    return page, errors
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_every_page_works_in_the_browser(site, served, browser, width):
+    from playwright.sync_api import expect
+    viewport = DESKTOP if width == "desktop" else PHONE
+    problems = []
+    for path in pages(site):
+        name = path.relative_to(site).as_posix()
+        page, errors = open_page(browser, served + name, viewport)
+        figures = page.locator("div.yc-plotly")
+        for i in range(figures.count()):                        # plotly drew every figure
+            expect(figures.nth(i).locator("svg.main-svg").first).to_be_attached()
+        wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        if width == "phone" and wide > 0:
+            problems.append(f"{name}: scrolls sideways by {wide} px on a phone")
+        problems += [f"{name}: console error: {e}" for e in errors]
+        if name in ("index.html", "chapters/04_keepers.html", "chapters/06_strategies_compared.html"):
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            shot = SHOTS / f"site-{path.stem}-{width}.png"
+            expect(page.locator("#MathJax_Message")).to_be_hidden()          # the maths is typeset
+            target = figures.first if figures.count() else page
+            target.screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000
+        page.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_a_solution_opens_on_click(served, browser):
+    from playwright.sync_api import expect
+    page, errors = open_page(browser, served + "teachers.html", DESKTOP)
+    solution = page.locator(".solution.dropdown").first
+    body = solution.locator(".solution-content, section").first
+    expect(body).to_be_hidden()
+    solution.locator(".admonition-title, button.toggle-button").first.click()
+    expect(body).to_be_visible()
+    expect(body).to_contain_text("252")
+    assert not errors, errors
+
+
+def test_search_finds_keeper(served, browser):
+    from playwright.sync_api import expect
+    page, errors = open_page(browser, served + "search.html?q=keeper", DESKTOP)
+    results = page.locator("#search-results li")
+    expect(results.first).to_be_visible()
+    expect(page.locator("#search-results")).to_contain_text("Keepers")
+    assert not errors, errors
+
+
+def test_api_reference_shows_public_names_with_their_examples(site):
+    page = soup(site / "api.html")
+    ids = {t["id"] for t in page.select("dt.sig[id]")}
+    assert {"yatzy_core.advise", "yatzy_core.get_solution", "yatzy_core.Position"} <= ids
+    assert any(">>> " in block.get_text() for block in page.select("div.doctest, pre"))
+
+
+def test_a_live_widget_shows_its_picture_and_how_to_run_it(site):
+    page = soup(site / "chapters" / "07_what_should_i_keep.html")
+    pictures = {Path(img["src"]).name for img in page.select("img")}
+    assert {"explorer.png", "coach-midgame.png"} <= pictures
+    assert "voila notebooks/07_what_should_i_keep.ipynb" in page.get_text()
