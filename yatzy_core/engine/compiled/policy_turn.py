@@ -1,0 +1,236 @@
+"""One turn of any policy, compiled: its choices and final-roll outcomes for many lanes at once.
+
+The max-mean kernel (`outcomes.py`) chooses by one number per choice. A goal or risk policy
+chooses by another number, its primary value, and then, among choices equally good for it
+(within TIE: a goal already met, or out of reach), by the mean: the expected points of the
+choice, valuing later turns at the max-mean values. A lane is one need n of a target policy
+(V(next, n - points) from a target table), or the whole row of a risk (sign(theta)
+exp(theta points) U(next), compared on the certainty-equivalent scale) or mean policy.
+
+For every lane the turn is worked backwards (the last roll's box, then each reroll's keeper,
+the lexicographic best of (primary, mean) with the preference order of `turn` after that)
+and then forwards (the first roll's probabilities moved through the chosen keepers), then the
+final rolls are merged by (box, points): `Outcomes` of each lane.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .kernel import _idx, _upper_step
+from ..turn import TIE
+
+__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_outcomes"]
+
+MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
+
+
+class PolicyTables(NamedTuple):
+    """What a policy reads about later states (arrays only, as `kernel.Tables`)."""
+
+    values: np.ndarray     # (size,) max-mean values: the tie-breaker, and the mean policy's value
+    data: np.ndarray       # target table bands (Targets.data), or a dummy
+    offset: np.ndarray     # (size,) Targets.offset, or a dummy
+    band: np.ndarray       # (size,) Targets.band, or a dummy
+    utility: np.ndarray    # (size,) risk utilities E[sign(theta) exp(theta * points to come)], or a dummy
+    mode: np.ndarray       # [MEAN_MODE | TARGET_MODE | RISK_MODE]
+    theta: np.ndarray      # [theta] (risk), else [0.0]
+
+
+@njit(cache=True)
+def _score(state, r, b, s, t):
+    """(allowed, points now, box points, upper bonus, Yahtzee bonus, next state) of writing
+    roll r in box b (`turn.score_box`, term for term)."""
+    y = state % s.n_flags
+    u = (state // s.n_flags) % s.n_upper
+    mask = state // s.n_flags // s.n_upper
+    allowed = ~mask & (mask + 1) if s.forced_order == 1 else ~mask
+    if not (allowed >> b) & 1:
+        return False, 0, 0, 0, 0, -1
+    pts = int(t.score[r, b])
+    ybonus = 0
+    yi = s.yahtzee_index
+    if s.tracks_flag == 1 and t.kind_face[r] > 0 and (mask >> yi) & 1:
+        f = t.kind_face[r]
+        matching, lower_open = -1, False
+        for c in range(len(t.face_of_box)):
+            if t.face_of_box[c] == f and matching < 0:
+                matching = c
+            if t.face_of_box[c] == 0 and c != yi and (allowed >> c) & 1:
+                lower_open = True
+        if s.joker_mode == 2:
+            if matching < 0 or (mask >> matching) & 1:
+                pts = int(t.joker[r, b])
+        elif s.joker_mode == 1:
+            pts = int(t.joker[r, b])
+            match_open = matching >= 0 and not (mask >> matching) & 1
+            if match_open and b != matching:
+                return False, 0, 0, 0, 0, -1
+            if not match_open and lower_open and t.face_of_box[b] > 0:
+                return False, 0, 0, 0, 0, -1
+        ybonus = s.yahtzee_bonus if y == 1 else 0
+    if s.tracks_flag == 1 and b == yi and pts > 0:
+        y = 1
+    gained = pts if t.face_of_box[b] > 0 else 0
+    g, nu = _upper_step(u, gained, s)
+    return True, pts + (g - gained) + ybonus, pts, g - gained, ybonus, _idx(mask | (1 << b), nu, y, s)
+
+
+@njit(cache=True)
+def _primary(pt, nxt, pts, need):
+    """The policy's value of earning `pts` now and going on from `nxt` (need: the lane's n)."""
+    mode = pt.mode[0]
+    if mode == 1:
+        m = need - pts
+        if m <= 0:
+            return 1.0
+        if m > pt.band[nxt]:
+            return 0.0
+        return float(pt.data[pt.offset[nxt] + m - 1])
+    if mode == 2:
+        return np.exp(pt.theta[0] * pts) * pt.utility[nxt]
+    return pts + pt.values[nxt]
+
+
+@njit(cache=True)
+def _cmp(pt, x):
+    """The scale the tie rule compares primary values on (certainty equivalent for risk)."""
+    if pt.mode[0] == 2:
+        th = pt.theta[0]
+        if x * np.sign(th) <= 0.0:
+            return -np.inf
+        return np.log(np.sign(th) * x) / th
+    return x
+
+
+@njit(cache=True)
+def _last_roll(l, need, alw, pts, nxt, pt, e1, e2, box):
+    """Each last roll's box for lane l: best primary, then best mean within TIE, then first."""
+    n_rolls, n_boxes = alw.shape
+    p1 = np.empty(n_boxes)
+    for r in range(n_rolls):
+        best1 = -np.inf
+        for b in range(n_boxes):
+            if alw[r, b]:
+                p1[b] = _primary(pt, nxt[r, b], pts[r, b], need)
+                best1 = max(best1, _cmp(pt, p1[b]))
+        best2 = -np.inf
+        for b in range(n_boxes):
+            if alw[r, b] and _cmp(pt, p1[b]) >= best1 - TIE:
+                best2 = max(best2, pts[r, b] + pt.values[nxt[r, b]])
+        for b in range(n_boxes):
+            if alw[r, b] and _cmp(pt, p1[b]) >= best1 - TIE and pts[r, b] + pt.values[nxt[r, b]] >= best2 - TIE:
+                box[r, l], e1[r], e2[r] = b, p1[b], pts[r, b] + pt.values[nxt[r, b]]
+                break
+
+
+@njit(cache=True)
+def _reroll_stage(k1, k2, e1, e2, choice, l, pt, s, t):
+    """One reroll stage backwards for lane l: keeper values (both numbers averaged), then each
+    roll's keeper: best primary, then best mean within TIE, then the preference order."""
+    off = s.roll_offset
+    inv = 1.0 / s.faces
+    k1[off:] = e1
+    k2[off:] = e2
+    for k in range(off - 1, -1, -1):
+        a1 = a2 = 0.0
+        for f in range(s.faces):
+            c = t.add_die[k, f]
+            a1 += k1[c]
+            a2 += k2[c]
+        k1[k], k2[k] = a1 * inv, a2 * inv
+    for r in range(len(e1)):
+        lo, hi = t.pref_start[r], t.pref_start[r + 1]
+        best1 = -np.inf
+        for i in range(lo, hi):
+            best1 = max(best1, _cmp(pt, k1[t.pref_keeper[i]]))
+        best2 = -np.inf
+        for i in range(lo, hi):
+            k = t.pref_keeper[i]
+            if _cmp(pt, k1[k]) >= best1 - TIE:
+                best2 = max(best2, k2[k])
+        for i in range(lo, hi):
+            k = t.pref_keeper[i]
+            if _cmp(pt, k1[k]) >= best1 - TIE and k2[k] >= best2 - TIE:
+                choice[r, l] = k
+                break
+    for r in range(len(e1)):
+        e1[r], e2[r] = k1[choice[r, l]], k2[choice[r, l]]
+
+
+@njit(cache=True)
+def _final_probabilities(prob, choice, l, m, s, t):
+    """P(final roll) of lane l: the first roll moved to the chosen keepers and spread die by die."""
+    off = s.roll_offset
+    inv = 1.0 / s.faces
+    mass = t.first_roll.copy()
+    for stage in range(s.rolls_per_turn - 2, -1, -1):
+        m[:] = 0.0
+        for r in range(len(mass)):
+            m[choice[stage, r, l]] += mass[r]
+        for level in range(s.n_dice):
+            for f in range(s.faces):
+                for k in range(t.level_start[level], t.level_start[level + 1]):
+                    m[t.add_die[k, f]] += m[k] * inv
+        mass[:] = m[off:]
+    prob[:, l] = mass
+
+
+@njit(cache=True)
+def _merge(l, prob, box, pts, out_n, out_i, out_w):
+    """Lane l's final rolls merged by (box, points): out_i[l, m] is a roll standing for them."""
+    n = 0
+    for r in range(prob.shape[0]):
+        q = prob[r, l]
+        if q == 0.0:
+            continue
+        b = box[r, l]
+        found = -1
+        for m in range(n):
+            r2 = out_i[l, m]
+            if box[r2, l] == b and pts[r2, b] == pts[r, b]:
+                found = m
+                break
+        if found < 0:
+            out_i[l, n], out_w[l, n] = r, q
+            n += 1
+        else:
+            out_w[l, found] += q
+    out_n[l] = n
+
+
+@njit(parallel=True, cache=True)
+def lane_outcomes(state, needs, s, t, pt, parts):
+    """For each lane (need n = needs[l]): (n_out, roll, weight) of its merged final rolls, the
+    box chosen for every final roll, and the state's (roll, box) scoring tables."""
+    n_rolls, n_boxes = t.score.shape
+    alw = np.zeros((n_rolls, n_boxes), np.bool_)
+    pts = np.zeros((n_rolls, n_boxes), np.int64)
+    nxt = np.zeros((n_rolls, n_boxes), np.int64)
+    parts_of = np.zeros((n_rolls, n_boxes, 3), np.int64)
+    for r in range(n_rolls):
+        for b in range(n_boxes):
+            ok, p, bp, ub, yb, j = _score(state, r, b, s, t)
+            alw[r, b], pts[r, b], nxt[r, b] = ok, p, j
+            parts_of[r, b, 0], parts_of[r, b, 1], parts_of[r, b, 2] = bp, ub, yb
+    L = len(needs)
+    stages = max(s.rolls_per_turn - 1, 1)
+    box = np.zeros((n_rolls, L), np.int64)
+    choice = np.zeros((stages, n_rolls, L), np.int64)
+    prob = np.zeros((n_rolls, L))
+    out_n = np.zeros(L, np.int64)
+    out_i = np.zeros((L, n_rolls), np.int64)
+    out_w = np.zeros((L, n_rolls))
+    n_keepers = t.add_die.shape[0]
+    for part in prange(parts):
+        e1, e2 = np.empty(n_rolls), np.empty(n_rolls)
+        k1, k2 = np.empty(n_keepers), np.empty(n_keepers)
+        for l in range(part * L // parts, (part + 1) * L // parts):
+            _last_roll(l, needs[l], alw, pts, nxt, pt, e1, e2, box)
+            for stage in range(s.rolls_per_turn - 1):
+                _reroll_stage(k1, k2, e1, e2, choice[stage], l, pt, s, t)
+            _final_probabilities(prob, choice, l, k1, s, t)
+            _merge(l, prob, box, pts, out_n, out_i, out_w)
+    return out_n, out_i, out_w, box, pts, nxt, parts_of
