@@ -11,11 +11,11 @@ the used boxes can have given and trimmed to their support once the layer is pus
 from __future__ import annotations
 
 import numpy as np
-from numba import get_num_threads, njit
+from numba import njit, prange
 
 from .forward import Rows, _rep, _trim
-from .kernel import tables, vectorizing
-from .policy_turn import TARGET_MODE, PolicyTables, lane_outcomes
+from .kernel import tables
+from .policy_turn import TARGET_MODE, PolicyTables, lane_buffers, lane_outcomes
 from ...game.states import StateSpace
 
 __all__ = ["push_policy"]
@@ -54,46 +54,83 @@ def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
         nxt = Rows(reps, np.zeros(len(reps), np.int64), np.r_[0, np.cumsum(width)],
                    np.zeros(int(width.sum())))
         where[reps] = np.arange(len(reps))
-        with vectorizing():
-            _push_layer(rows.states, rows.lo, rows.start, rows.data, where, nxt.start, nxt.data,
-                        goal, (s, t, pt, room), acc, kind_box, get_num_threads())
+        _push_layer(rows.states, rows, where, nxt, goal, (s, t, pt, room), acc, kind_box)
         rows = _trim(nxt)
         del nxt
     return rows, acc
 
 
+CHUNK_BYTES = 64 * 2**20   # outcome buffers of the states worked at once
+
+
 @njit(cache=True)
-def _push_layer(live, lo, start, data, where, nstart, ndata, goal, rules, acc, kind_box, parts):
+def _lanes(goal, x0, width, target):
+    """(first need, how many needs) of a row of `width` points from x0."""
+    if not target:
+        return 0, 1
+    cmin = max(goal - (x0 + width - 1), 0)
+    return cmin, max(goal - x0, 0) - cmin + 1
+
+
+def _push_layer(live, rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box):
     """Every live state's row pushed along its lanes' outcomes into the next rows (which all
-    start at 0 points)."""
+    start at 0 points): chunks of states worked in parallel, then pushed one by one."""
     s, t, pt, room = rules
-    n_boxes = t.score.shape[1]
-    target = pt.mode[0] == TARGET_MODE
-    for i in range(len(live)):
+    target = bool(pt.mode[0] == TARGET_MODE)
+    n_rolls, n_boxes = t.score.shape
+    widths = np.diff(rows.start)
+    lanes = (np.maximum(goal - rows.lo, 0) - np.maximum(goal - (rows.lo + widths - 1), 0) + 1
+             if target else np.ones(len(live), np.int64))
+    i = 0
+    while i < len(live):
+        per_lane = n_rolls * 16 + n_rolls * 8
+        j = i + 1
+        most = int(lanes[i])
+        while j < len(live) and (j - i) < 4096 and (j - i + 1) * max(most, int(lanes[j])) * per_lane < CHUNK_BYTES:
+            most = max(most, int(lanes[j]))
+            j += 1
+        out = lane_buffers(j - i, most, n_rolls, n_boxes)
+        _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
+        _push(i, j, rows.lo, rows.start, rows.data, where, nxt.start, nxt.data, goal, target,
+              (s, room), out, acc, kind_box)
+        i = j
+
+
+@njit(parallel=True, cache=True)
+def _work(states, lo, widths, goal, target, s, t, pt, out):
+    for c in prange(len(states)):
+        cmin, n = _lanes(goal, lo[c], widths[c], target)
+        lane_outcomes(states[c], np.arange(cmin, cmin + n), s, t, pt, out, c)
+
+
+@njit(cache=True)
+def _push(i0, i1, lo, start, data, where, nstart, ndata, goal, target, rules, out, acc, kind_box):
+    s, room = rules
+    out_n, out_i, out_w, box, pts, nxt, split = out
+    n_boxes = pts.shape[2]
+    for i in range(i0, i1):
+        c = i - i0
         row = data[start[i]:start[i + 1]]
         x0 = lo[i]
-        cmin = max(goal - (x0 + len(row) - 1), 0) if target else 0
-        cmax = max(goal - x0, 0) if target else 0
-        needs = np.arange(cmin, cmax + 1)
-        out_n, out_i, out_w, box, pts, nxt, split = lane_outcomes(live[i], needs, s, t, pt, parts)
+        cmin, _ = _lanes(goal, x0, len(row), target)
         for x in range(len(row)):
             mx = row[x]
             if mx == 0.0:
                 continue
             lane = max(goal - x0 - x, 0) - cmin if target else 0
-            for m in range(out_n[lane]):
-                r = out_i[lane, m]
-                b = box[r, lane]
-                w = out_w[lane, m] * mx
-                d = where[_rep(nxt[r, b], s, room)]
-                at = nstart[d] + x0 + x + pts[r, b]
+            for m in range(out_n[c, lane]):
+                r = out_i[c, lane, m]
+                b = box[c, r, lane]
+                w = out_w[c, lane, m] * mx
+                d = where[_rep(nxt[c, r, b], s, room)]
+                at = nstart[d] + x0 + x + pts[c, r, b]
                 if d < 0 or at >= nstart[d + 1]:
                     raise ValueError("a next state's row is too short")
                 ndata[at] += w
-                acc[b] += w * split[r, b, 0]
-                acc[n_boxes] += w * split[r, b, 1]
-                acc[n_boxes + 1] += w * split[r, b, 2]
-                if split[r, b, 1] > 0:
+                acc[b] += w * split[c, r, b, 0]
+                acc[n_boxes] += w * split[c, r, b, 1]
+                acc[n_boxes + 1] += w * split[c, r, b, 2]
+                if split[c, r, b, 1] > 0:
                     acc[n_boxes + 2] += w
-                if b == kind_box and split[r, b, 0] > 0:
+                if b == kind_box and split[c, r, b, 0] > 0:
                     acc[n_boxes + 3] += w

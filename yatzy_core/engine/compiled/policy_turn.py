@@ -17,12 +17,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .kernel import _idx, _upper_step
 from ..turn import TIE
 
-__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_outcomes"]
+__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_buffers", "lane_outcomes"]
 
 MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
 
@@ -201,36 +201,38 @@ def _merge(l, prob, box, pts, out_n, out_i, out_w):
     out_n[l] = n
 
 
-@njit(parallel=True, cache=True)
-def lane_outcomes(state, needs, s, t, pt, parts):
-    """For each lane (need n = needs[l]): (n_out, roll, weight) of its merged final rolls, the
-    box chosen for every final roll, and the state's (roll, box) scoring tables."""
+def lane_buffers(n_states: int, n_lanes: int, n_rolls: int, n_boxes: int) -> tuple:
+    """Where `lane_outcomes` writes, for n_states states of up to n_lanes lanes: (n, roll,
+    weight) of each lane's merged final rolls, the box of every final roll and lane, and each
+    (roll, box)'s points, next state and (box points, upper bonus, Yahtzee bonus)."""
+    return (np.zeros((n_states, n_lanes), np.int64), np.zeros((n_states, n_lanes, n_rolls), np.int64),
+            np.zeros((n_states, n_lanes, n_rolls)), np.zeros((n_states, n_rolls, n_lanes), np.int64),
+            np.zeros((n_states, n_rolls, n_boxes), np.int64), np.zeros((n_states, n_rolls, n_boxes), np.int64),
+            np.zeros((n_states, n_rolls, n_boxes, 3), np.int64))
+
+
+@njit(cache=True)
+def lane_outcomes(state, needs, s, t, pt, out, c):
+    """For each lane l (need n = needs[l]) of `state`: its choices worked backwards, its final
+    rolls' probabilities forwards, merged by (box, points), into row c of `out` (`lane_buffers`)."""
+    out_n, out_i, out_w, box, pts, nxt, split = (out[0][c], out[1][c], out[2][c], out[3][c],
+                                                 out[4][c], out[5][c], out[6][c])
     n_rolls, n_boxes = t.score.shape
     alw = np.zeros((n_rolls, n_boxes), np.bool_)
-    pts = np.zeros((n_rolls, n_boxes), np.int64)
-    nxt = np.zeros((n_rolls, n_boxes), np.int64)
-    parts_of = np.zeros((n_rolls, n_boxes, 3), np.int64)
     for r in range(n_rolls):
         for b in range(n_boxes):
             ok, p, bp, ub, yb, j = _score(state, r, b, s, t)
             alw[r, b], pts[r, b], nxt[r, b] = ok, p, j
-            parts_of[r, b, 0], parts_of[r, b, 1], parts_of[r, b, 2] = bp, ub, yb
+            split[r, b, 0], split[r, b, 1], split[r, b, 2] = bp, ub, yb
     L = len(needs)
-    stages = max(s.rolls_per_turn - 1, 1)
-    box = np.zeros((n_rolls, L), np.int64)
-    choice = np.zeros((stages, n_rolls, L), np.int64)
+    choice = np.zeros((max(s.rolls_per_turn - 1, 1), n_rolls, L), np.int64)
     prob = np.zeros((n_rolls, L))
-    out_n = np.zeros(L, np.int64)
-    out_i = np.zeros((L, n_rolls), np.int64)
-    out_w = np.zeros((L, n_rolls))
     n_keepers = t.add_die.shape[0]
-    for part in prange(parts):
-        e1, e2 = np.empty(n_rolls), np.empty(n_rolls)
-        k1, k2 = np.empty(n_keepers), np.empty(n_keepers)
-        for l in range(part * L // parts, (part + 1) * L // parts):
-            _last_roll(l, needs[l], alw, pts, nxt, pt, e1, e2, box)
-            for stage in range(s.rolls_per_turn - 1):
-                _reroll_stage(k1, k2, e1, e2, choice[stage], l, pt, s, t)
-            _final_probabilities(prob, choice, l, k1, s, t)
-            _merge(l, prob, box, pts, out_n, out_i, out_w)
-    return out_n, out_i, out_w, box, pts, nxt, parts_of
+    e1, e2 = np.empty(n_rolls), np.empty(n_rolls)
+    k1, k2 = np.empty(n_keepers), np.empty(n_keepers)
+    for l in range(L):
+        _last_roll(l, needs[l], alw, pts, nxt, pt, e1, e2, box)
+        for stage in range(s.rolls_per_turn - 1):
+            _reroll_stage(k1, k2, e1, e2, choice[stage], l, pt, s, t)
+        _final_probabilities(prob, choice, l, k1, s, t)
+        _merge(l, prob, box, pts, out_n, out_i, out_w)
