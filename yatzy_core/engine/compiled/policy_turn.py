@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .kernel import _idx, _upper_step
+from .kernel import _upper_step
 from ..turn import TIE
 
 __all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_buffers", "lane_outcomes"]
@@ -40,45 +40,56 @@ class PolicyTables(NamedTuple):
 
 
 @njit(cache=True)
-def _score(state, r, b, s, t):
-    """(allowed, points now, box points, upper bonus, Yahtzee bonus, next state) of writing
-    roll r in box b (`turn.score_box`, term for term)."""
-    y = state % s.n_flags
+def _score_all(state, s, t, alw, pts, nxt, split):
+    """For every (roll r, box b): allowed, points now, next state and (box points, upper bonus,
+    Yahtzee bonus) of writing r in b (`turn.score_box`, term for term)."""
+    score, joker, face_of_box, kind_face = t.score, t.joker, t.face_of_box, t.kind_face
+    n_rolls, n_boxes = score.shape
+    y0 = state % s.n_flags
     u = (state // s.n_flags) % s.n_upper
     mask = state // s.n_flags // s.n_upper
     allowed = ~mask & (mask + 1) if s.forced_order == 1 else ~mask
-    if not (allowed >> b) & 1:
-        return False, 0, 0, 0, 0, -1
-    pts = int(t.score[r, b])
-    ybonus = 0
-    yi = s.yahtzee_index
-    if s.tracks_flag == 1 and t.kind_face[r] > 0 and (mask >> yi) & 1:
-        f = t.kind_face[r]
-        matching, lower_open = -1, False
-        for c in range(len(t.face_of_box)):
-            if t.face_of_box[c] == f and matching < 0:
-                matching = c
-            if t.face_of_box[c] == 0 and c != yi and (allowed >> c) & 1:
-                lower_open = True
-        if s.joker_mode == 2:
-            if matching < 0 or (mask >> matching) & 1:
-                pts = int(t.joker[r, b])
-        elif s.joker_mode == 1:
-            pts = int(t.joker[r, b])
-            match_open = matching >= 0 and not (mask >> matching) & 1
-            if match_open and b != matching:
-                return False, 0, 0, 0, 0, -1
-            if not match_open and lower_open and t.face_of_box[b] > 0:
-                return False, 0, 0, 0, 0, -1
-        ybonus = s.yahtzee_bonus if y == 1 else 0
-    if s.tracks_flag == 1 and b == yi and pts > 0:
-        y = 1
-    gained = pts if t.face_of_box[b] > 0 else 0
-    g, nu = _upper_step(u, gained, s)
-    return True, pts + (g - gained) + ybonus, pts, g - gained, ybonus, _idx(mask | (1 << b), nu, y, s)
+    yi, n_flags, n_upper = s.yahtzee_index, s.n_flags, s.n_upper
+    jokers = s.tracks_flag == 1 and (mask >> yi) & 1 == 1
+    lower_open = False
+    for c in range(n_boxes):
+        if face_of_box[c] == 0 and c != yi and (allowed >> c) & 1:
+            lower_open = True
+    for b in range(n_boxes):
+        ok_box = (allowed >> b) & 1 == 1
+        upper_box = face_of_box[b] > 0
+        for r in range(n_rolls):
+            alw[r, b] = ok_box
+            if not ok_box:
+                continue
+            p = int(score[r, b])
+            ybonus, y = 0, y0
+            if jokers and kind_face[r] > 0:
+                matching = -1
+                for c in range(n_boxes):
+                    if face_of_box[c] == kind_face[r]:
+                        matching = c
+                        break
+                if s.joker_mode == 2:
+                    if matching < 0 or (mask >> matching) & 1:
+                        p = int(joker[r, b])
+                elif s.joker_mode == 1:
+                    p = int(joker[r, b])
+                    match_open = matching >= 0 and (mask >> matching) & 1 == 0
+                    if (match_open and b != matching) or (not match_open and lower_open and upper_box):
+                        alw[r, b] = False
+                        continue
+                ybonus = s.yahtzee_bonus if y0 == 1 else 0
+            if s.tracks_flag == 1 and b == yi and p > 0:
+                y = 1
+            gained = p if upper_box else 0
+            g, nu = _upper_step(u, gained, s)
+            pts[r, b] = p + (g - gained) + ybonus
+            nxt[r, b] = ((mask | (1 << b)) * n_upper + nu) * n_flags + y
+            split[r, b, 0], split[r, b, 1], split[r, b, 2] = p, g - gained, ybonus
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
 def _primary(pt, nxt, pts, need):
     """The policy's value of earning `pts` now and going on from `nxt` (need: the lane's n)."""
     mode = pt.mode[0]
@@ -94,7 +105,7 @@ def _primary(pt, nxt, pts, need):
     return pts + pt.values[nxt]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
 def _cmp(pt, x):
     """The scale the tie rule compares primary values on (certainty equivalent for risk)."""
     if pt.mode[0] == 2:
@@ -219,11 +230,7 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
                                                  out[4][c], out[5][c], out[6][c])
     n_rolls, n_boxes = t.score.shape
     alw = np.zeros((n_rolls, n_boxes), np.bool_)
-    for r in range(n_rolls):
-        for b in range(n_boxes):
-            ok, p, bp, ub, yb, j = _score(state, r, b, s, t)
-            alw[r, b], pts[r, b], nxt[r, b] = ok, p, j
-            split[r, b, 0], split[r, b, 1], split[r, b, 2] = bp, ub, yb
+    _score_all(state, s, t, alw, pts, nxt, split)
     L = len(needs)
     choice = np.zeros((max(s.rolls_per_turn - 1, 1), n_rolls, L), np.int64)
     prob = np.zeros((n_rolls, L))
