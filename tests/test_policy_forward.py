@@ -60,3 +60,14 @@ def test_the_risk_policy_gives_back_its_certainty_equivalent(theta):
 def test_a_goal_above_the_table_is_refused(tiny):
     with pytest.raises(ValueError, match="goal"):
         target_play(tiny, N + 1)
+
+
+@pytest.mark.parametrize("name", ["three-dice", "two-dice", "two-dice-forced", "four-dice"])
+def test_the_mean_policy_matches_todays_distribution_on_tiny_rule_files(name):
+    """Upper bonus, Yahtzee bonus without joker, forced order, three faces: the new path's
+    scoring of every (roll, box) is `turn.score_box`'s."""
+    from test_tiny_rule_files import GAMES
+    rules = GAMES[name]
+    d = policy_play(StateSpace(rules), MEAN_MODE).distribution.probabilities
+    ref = score_distribution(rules, use_cache=False).probabilities
+    assert len(d) == len(ref) and np.abs(d - ref).max() < 1e-12

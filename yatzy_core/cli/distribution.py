@@ -105,7 +105,8 @@ def run_distribution(args) -> int:
     if args.json:
         print(json.dumps({**s, "pmf": play.distribution.probabilities.tolist()}))
         return 0
-    print(f"{printable(rules.name)}: final score under {policy} play (exact)")
+    how = "optimal play" if policy == "max-mean" else f"the {policy} policy"
+    print(f"{printable(rules.name)}: final score under {how} (exact)")
     print(f"mean {s['mean']:.4f}, std {s['std']:.4f}")
     if "goal" in s:
         print(f"P(total >= {s['goal']}): {s['p_goal']:.6f}")
