@@ -5,7 +5,8 @@ distribution per state. A target policy does not: its choice depends on the poin
 so each state carries its points-so-far distribution and every points value is played with its
 own need. A risk policy's choice depends on the state only. Both are pushed by the compiled
 forward pass (`engine.compiled.policy_forward`); choices equally good for the policy (a goal
-already met or out of reach) are ordered by the mean. `tie_table` is a numpy backward pass.
+already met or out of reach) are ordered by the mean. `tie_table` is the beat policy's ties,
+a compiled backward pass along the same choices.
 
 >>> rules = get_rules("yahtzee-no-bonus")
 >>> small = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
@@ -22,18 +23,17 @@ import numpy as np
 
 from ..game.checks import whole_number
 from ..engine.compiled.forward import start_rows
-from ..engine.compiled.policy_forward import push_policy
+from ..engine.compiled.kernel import tables
+from ..engine.compiled.policy_forward import push_policy, tie_layer
 from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables
 from ..engine.solutions import solution_for
-from ..engine.turn_forward import final_roll_probabilities
 from ..game.rules import get_rules
 from ..game.states import StateSpace
 from .distribution import OptimalPlay, ScoreDistribution, final_scores, kind_box
 from .targets import Targets, check_theta, solve_targets  # noqa: F401 (solve_targets: the doctest)
-from ..engine.turn import TargetLanes, box_values, evaluate, score_box
 
 __all__ = ["policy_play", "target_play", "risk_play", "target_distribution", "risk_distribution",
-           "tie_table"]
+           "policy_tables", "tie_table"]
 
 
 def policy_play(space: StateSpace, mode: int, goal: int = 0, targets: Targets | None = None,
@@ -44,13 +44,7 @@ def policy_play(space: StateSpace, mode: int, goal: int = 0, targets: Targets | 
     compiled forward pass (`policy_forward.push_policy`). Ties between choices equally good for
     the policy are broken by the mean (`policy_turn`)."""
     rules = space.rules
-    values = solution_for(rules, None, progress=False).values
-    dummy, none = np.zeros(1), np.zeros(1, np.int64)
-    pt = PolicyTables(values, targets.data if targets is not None else dummy,
-                      targets.offset if targets is not None else none,
-                      targets.band if targets is not None else none,
-                      utilities if utilities is not None else dummy,
-                      np.array([mode], np.int64), np.array([theta], np.float64))
+    pt = policy_tables(space, mode, targets, utilities, theta)
     rows = start_rows(*(start or ([space.index(0, 0, 0)], [0], [1.0])))
     clock = time.perf_counter()
     final, acc = push_policy(space, rows, pt, int(goal), kind_box(rules))
@@ -63,6 +57,18 @@ def policy_play(space: StateSpace, mode: int, goal: int = 0, targets: Targets | 
     return OptimalPlay(rules.name, expectations, bonuses,
                        ScoreDistribution(rules.name, final_scores(final)),
                        {"seconds": time.perf_counter() - clock})
+
+
+def policy_tables(space: StateSpace, mode: int, targets: Targets | None = None,
+                  utilities: np.ndarray | None = None, theta: float = 0.0) -> PolicyTables:
+    """What the compiled policy reads: the max-mean values (the tie-breaker) and the policy's table."""
+    values = solution_for(space.rules, None, progress=False).values
+    dummy, none = np.zeros(1), np.zeros(1, np.int64)
+    return PolicyTables(values, targets.data if targets is not None else dummy,
+                        targets.offset if targets is not None else none,
+                        targets.band if targets is not None else none,
+                        utilities if utilities is not None else dummy,
+                        np.array([mode], np.int64), np.array([theta], np.float64))
 
 
 def target_play(targets: Targets, goal: int, start=None) -> OptimalPlay:
@@ -92,13 +98,13 @@ def risk_distribution(rules, theta: float, utilities: np.ndarray) -> np.ndarray:
     return risk_play(rules, theta, utilities).distribution.probabilities
 
 
-def tie_table(targets: Targets, batch: int = 16, dtype=np.float64, progress=None) -> np.ndarray:
+def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
     """(space.size, n_max + 1) W(s, n) = P(gaining at least n - 1 more points) when every turn
-    is played for n (the target policy of `targets`, the engine's tie rule). Playing to beat a
-    known score S is playing for n = S + 1: it wins with V(start, S + 1) and ties with
-    W(start, S + 1) - V(start, S + 1). One backward pass along the policy in numpy, `batch`
-    distinct states at a time: seconds for small games, an hour for a whole one (then
-    `dtype=np.float32` halves the memory; `progress(used)` is called after each layer).
+    is played for n (the target policy of `targets`, ties broken by the mean as in
+    `target_play`). Playing to beat a known score S is playing for n = S + 1: it wins with
+    V(start, S + 1) and ties with W(start, S + 1) - V(start, S + 1). One compiled backward pass
+    along the policy (`policy_forward.tie_layer`, states in parallel); `dtype=np.float32`
+    halves the memory; `progress(used)` is called before each layer.
 
     >>> rules = get_rules("yahtzee-no-bonus")
     >>> small = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
@@ -107,34 +113,18 @@ def tie_table(targets: Targets, batch: int = 16, dtype=np.float64, progress=None
     >>> round(float(w[24] - t.vector(0)[24]), 4)   # P(chance = 23) playing for 24
     0.0968
     """
-    whole_number("batch", batch, lo=1)
     space, n_max = targets.space, targets.n_max
-    lanes = np.arange(n_max + 1)
+    s, t = tables(space.rules)
+    pt = policy_tables(space, TARGET_MODE, targets=targets)
     W = np.zeros((space.size, n_max + 1), dtype=dtype)
-    rolls = np.arange(space.rules.dice.n_rolls)[:, None]
     for used in range(space.n_boxes, -1, -1):
         if progress is not None:
             progress(used)
         layer = space.layer(used)
         if used == space.n_boxes:
-            W[layer] = lanes <= 1
+            W[layer] = np.arange(n_max + 1) <= 1
             continue
         reps = space.representatives(layer)   # states that cannot differ share their row
-        distinct = np.unique(reps)
-        for chunk in np.array_split(distinct, -(-len(distinct) // batch)):
-            W[chunk] = _tie_rows(space, targets, chunk, lanes, rolls, W)
+        tie_layer(np.unique(reps), W, s, t, pt)
         W[layer] = W[reps]
     return W
-
-
-def _tie_rows(space, targets, states, lanes, rolls, W) -> np.ndarray:
-    """W of `states` (one layer, their next states done): the engine's choices for every n,
-    the final-roll probabilities they give, and W of where each final roll goes, shifted."""
-    n_max, S, L = targets.n_max, len(states), len(lanes)
-    t = evaluate(space, box_values(space, targets, states, TargetLanes(n_max + 1)))
-    keep = [k.reshape(len(k), S * L) for k in t.keep]
-    prob = final_roll_probabilities(space, keep, S * L)
-    s = score_box(space, np.repeat(states, L)[None, :], rolls, t.box.reshape(len(t.box), S * L))
-    m = np.tile(lanes, S)[None, :] - s.points
-    w = (prob * np.where(m <= 1, 1.0, W[s.next_state, np.clip(m, 0, n_max)])).sum(axis=0)
-    return w.reshape(S, L)

@@ -18,7 +18,7 @@ from .kernel import tables
 from .policy_turn import TARGET_MODE, PolicyTables, lane_buffers, lane_outcomes
 from ...game.states import StateSpace
 
-__all__ = ["push_policy"]
+__all__ = ["push_policy", "tie_layer"]
 
 
 def _most_so_far(space: StateSpace, states) -> np.ndarray:
@@ -134,3 +134,30 @@ def _push(i0, i1, lo, start, data, where, nstart, ndata, goal, target, rules, ou
                     acc[n_boxes + 2] += w
                 if b == kind_box and split[c, r, b, 0] > 0:
                     acc[n_boxes + 3] += w
+
+
+@njit(parallel=True, cache=True)
+def tie_layer(states, W, s, t, pt):
+    """W[state, n] = P(gaining at least n - 1 more points) playing every turn for n (the
+    target policy of `pt`), for each state of one layer (their next states' rows done):
+    each lane's merged outcomes, W of the next state shifted by the points (certain at 1 or
+    less). Lanes past the state's band + 1 stay 0: n - 1 points more than it can gain."""
+    n_rolls, n_boxes = t.score.shape
+    n_max = W.shape[1] - 1
+    for c in prange(len(states)):
+        state = states[c]
+        L = min(pt.band[state] + 1, n_max) + 1
+        out = (np.zeros((1, L), np.int64), np.zeros((1, L, n_rolls), np.int64),
+               np.zeros((1, L, n_rolls)), np.zeros((1, n_rolls, L), np.int64),
+               np.zeros((1, n_rolls, n_boxes), np.int64), np.zeros((1, n_rolls, n_boxes), np.int64),
+               np.zeros((1, n_rolls, n_boxes, 3), np.int64))
+        lane_outcomes(state, np.arange(L), s, t, pt, out, 0)
+        out_n, out_i, out_w, box, pts, nxt = out[0][0], out[1][0], out[2][0], out[3][0], out[4][0], out[5][0]
+        for n in range(L):
+            acc = 0.0
+            for m in range(out_n[n]):
+                r = out_i[n, m]
+                b = box[r, n]
+                rest = n - pts[r, b]
+                acc += out_w[n, m] * (1.0 if rest <= 1 else W[nxt[r, b], rest])
+            W[state, n] = acc
