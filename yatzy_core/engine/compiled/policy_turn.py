@@ -120,25 +120,27 @@ def _cmp(pt, x):
 def _last_roll(l, need, alw, pts, nxt, pt, e1, e2, box):
     """Each last roll's box for lane l: best primary, then best mean within TIE, then first."""
     n_rolls, n_boxes = alw.shape
-    p1 = np.empty(n_boxes)
+    p1, c1, m1 = np.empty(n_boxes), np.empty(n_boxes), np.empty(n_boxes)
     for r in range(n_rolls):
         best1 = -np.inf
         for b in range(n_boxes):
             if alw[r, b]:
                 p1[b] = _primary(pt, nxt[r, b], pts[r, b], need)
-                best1 = max(best1, _cmp(pt, p1[b]))
+                c1[b] = _cmp(pt, p1[b])
+                m1[b] = pts[r, b] + pt.values[nxt[r, b]]
+                best1 = max(best1, c1[b])
         best2 = -np.inf
         for b in range(n_boxes):
-            if alw[r, b] and _cmp(pt, p1[b]) >= best1 - TIE:
-                best2 = max(best2, pts[r, b] + pt.values[nxt[r, b]])
+            if alw[r, b] and c1[b] >= best1 - TIE:
+                best2 = max(best2, m1[b])
         for b in range(n_boxes):
-            if alw[r, b] and _cmp(pt, p1[b]) >= best1 - TIE and pts[r, b] + pt.values[nxt[r, b]] >= best2 - TIE:
-                box[r, l], e1[r], e2[r] = b, p1[b], pts[r, b] + pt.values[nxt[r, b]]
+            if alw[r, b] and c1[b] >= best1 - TIE and m1[b] >= best2 - TIE:
+                box[r, l], e1[r], e2[r] = b, p1[b], m1[b]
                 break
 
 
 @njit(cache=True)
-def _reroll_stage(k1, k2, e1, e2, choice, l, pt, s, t):
+def _reroll_stage(k1, k2, ck, e1, e2, choice, l, pt, s, t):
     """One reroll stage backwards for lane l: keeper values (both numbers averaged), then each
     roll's keeper: best primary, then best mean within TIE, then the preference order."""
     off = s.roll_offset
@@ -152,19 +154,21 @@ def _reroll_stage(k1, k2, e1, e2, choice, l, pt, s, t):
             a1 += k1[c]
             a2 += k2[c]
         k1[k], k2[k] = a1 * inv, a2 * inv
+    for k in range(len(k1)):
+        ck[k] = _cmp(pt, k1[k])
     for r in range(len(e1)):
         lo, hi = t.pref_start[r], t.pref_start[r + 1]
         best1 = -np.inf
         for i in range(lo, hi):
-            best1 = max(best1, _cmp(pt, k1[t.pref_keeper[i]]))
+            best1 = max(best1, ck[t.pref_keeper[i]])
         best2 = -np.inf
         for i in range(lo, hi):
             k = t.pref_keeper[i]
-            if _cmp(pt, k1[k]) >= best1 - TIE:
+            if ck[k] >= best1 - TIE:
                 best2 = max(best2, k2[k])
         for i in range(lo, hi):
             k = t.pref_keeper[i]
-            if _cmp(pt, k1[k]) >= best1 - TIE and k2[k] >= best2 - TIE:
+            if ck[k] >= best1 - TIE and k2[k] >= best2 - TIE:
                 choice[r, l] = k
                 break
     for r in range(len(e1)):
@@ -236,10 +240,10 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
     prob = np.zeros((n_rolls, L))
     n_keepers = t.add_die.shape[0]
     e1, e2 = np.empty(n_rolls), np.empty(n_rolls)
-    k1, k2 = np.empty(n_keepers), np.empty(n_keepers)
+    k1, k2, ck = np.empty(n_keepers), np.empty(n_keepers), np.empty(n_keepers)
     for l in range(L):
         _last_roll(l, needs[l], alw, pts, nxt, pt, e1, e2, box)
         for stage in range(s.rolls_per_turn - 1):
-            _reroll_stage(k1, k2, e1, e2, choice[stage], l, pt, s, t)
+            _reroll_stage(k1, k2, ck, e1, e2, choice[stage], l, pt, s, t)
         _final_probabilities(prob, choice, l, k1, s, t)
         _merge(l, prob, box, pts, out_n, out_i, out_w)
