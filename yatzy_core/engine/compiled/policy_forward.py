@@ -64,12 +64,19 @@ CHUNK_BYTES = 64 * 2**20   # outcome buffers of the states worked at once
 
 
 @njit(cache=True)
-def _lanes(goal, x0, width, target):
+def _need(goal, x, top):
+    """The lane of x points so far: the need, 0 once met, `top` (band + 1) once out of reach
+    (every choice then equally hopeless: the same choices, by the mean)."""
+    return min(max(goal - x, 0), top)
+
+
+@njit(cache=True)
+def _lanes(goal, x0, width, target, top):
     """(first need, how many needs) of a row of `width` points from x0."""
     if not target:
         return 0, 1
-    cmin = max(goal - (x0 + width - 1), 0)
-    return cmin, max(goal - x0, 0) - cmin + 1
+    cmin = _need(goal, x0 + width - 1, top)
+    return cmin, _need(goal, x0, top) - cmin + 1
 
 
 def _push_layer(live, rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box):
@@ -79,7 +86,9 @@ def _push_layer(live, rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box):
     target = bool(pt.mode[0] == TARGET_MODE)
     n_rolls, n_boxes = t.score.shape
     widths = np.diff(rows.start)
-    lanes = (np.maximum(goal - rows.lo, 0) - np.maximum(goal - (rows.lo + widths - 1), 0) + 1
+    top = pt.band[live] + 1 if target else None
+    lanes = (np.minimum(np.maximum(goal - rows.lo, 0), top)
+             - np.minimum(np.maximum(goal - (rows.lo + widths - 1), 0), top) + 1
              if target else np.ones(len(live), np.int64))
     i = 0
     while i < len(live):
@@ -92,32 +101,33 @@ def _push_layer(live, rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box):
         out = lane_buffers(j - i, most, n_rolls, n_boxes)
         _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
         _push(i, j, rows.lo, rows.start, rows.data, where, nxt.start, nxt.data, goal, target,
-              (s, room), out, acc, kind_box)
+              (s, room, pt.band, live), out, acc, kind_box)
         i = j
 
 
 @njit(parallel=True, cache=True)
 def _work(states, lo, widths, goal, target, s, t, pt, out):
     for c in prange(len(states)):
-        cmin, n = _lanes(goal, lo[c], widths[c], target)
+        cmin, n = _lanes(goal, lo[c], widths[c], target, pt.band[states[c]] + 1 if target else 0)
         lane_outcomes(states[c], np.arange(cmin, cmin + n), s, t, pt, out, c)
 
 
 @njit(cache=True)
 def _push(i0, i1, lo, start, data, where, nstart, ndata, goal, target, rules, out, acc, kind_box):
-    s, room = rules
+    s, room, band, live = rules
     out_n, out_i, out_w, box, pts, nxt, split = out
     n_boxes = pts.shape[2]
     for i in range(i0, i1):
         c = i - i0
         row = data[start[i]:start[i + 1]]
         x0 = lo[i]
-        cmin, _ = _lanes(goal, x0, len(row), target)
+        top = band[live[i]] + 1 if target else 0
+        cmin, _ = _lanes(goal, x0, len(row), target, top)
         for x in range(len(row)):
             mx = row[x]
             if mx == 0.0:
                 continue
-            lane = max(goal - x0 - x, 0) - cmin if target else 0
+            lane = _need(goal, x0 + x, top) - cmin if target else 0
             for m in range(out_n[c, lane]):
                 r = out_i[c, lane, m]
                 b = box[c, r, lane]
