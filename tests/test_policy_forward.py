@@ -71,3 +71,14 @@ def test_the_mean_policy_matches_todays_distribution_on_tiny_rule_files(name):
     d = policy_play(StateSpace(rules), MEAN_MODE).distribution.probabilities
     ref = score_distribution(rules, use_cache=False).probabilities
     assert len(d) == len(ref) and np.abs(d - ref).max() < 1e-12
+
+
+@pytest.mark.parametrize("goal", [10, 20, 30])
+def test_from_a_position_the_target_policy_reaches_its_tables_value(tiny, goal):
+    """From a card with ones scored (2 points) at the start of a turn: P(final >= goal) is
+    V(state, goal - 2), and the final scores start at 2."""
+    space = tiny.space
+    state = int(space.index(1, 2, 0))                 # ones used, upper total 2
+    d = target_play(tiny, goal, start=([state], [2], [1.0])).distribution
+    assert d.probabilities[:2].sum() == 0 and d.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+    assert d.p_at_least(goal) == pytest.approx(float(tiny.vector(state)[goal - 2]), abs=1e-9)
