@@ -1,7 +1,8 @@
 """The beat policy's ties on whole games (issue 10, not a test): W(start, n) by
 `goal_play.tie_table` along the cached whole target table, then P(second wins / tie / first
-wins) when the second player plays to beat the first's known max-mean score. About an hour per
-rule set on one core (numpy, a turn per distinct state); stored in results/targets.json.
+wins) when the second player plays to beat the first's known max-mean score. Compiled (the
+policy's lane kernel, states in parallel; ties among equally likely choices broken by the mean,
+as the forward pass breaks them); stored in results/targets.json.
 
     nice -n 19 PYTHONPATH=. python benchmarks/beat_ties.py yahtzee-no-bonus
 """

@@ -57,3 +57,65 @@ def test_text(capsys, play):
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     status, out, err = run(capsys, "distribution", *argv)
     assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+
+
+RULE_FILE = ('name = "three-dice"\nn_dice = 3\nrolls_per_turn = 2\nupper_bonus = 5\nupper_bonus_threshold = 2\n'
+             '[[boxes]]\nname = "ones"\nscorer = "upper"\nface = 1\n[[boxes]]\nname = "pair"\nscorer = "pairs"\n'
+             'count = 1\n[[boxes]]\nname = "run"\nscorer = "run"\nlength = 3\npoints = 10\n'
+             '[[boxes]]\nname = "chance"\nscorer = "chance"\n')
+
+
+@pytest.fixture(scope="module")
+def rule_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rules") / "three-dice.toml"
+    path.write_text(RULE_FILE)
+    return str(path)
+
+
+@pytest.mark.parametrize("flag, value, goal", [("--goal", "30", 30), ("--beat", "29", 30)])
+def test_goal_and_beat_are_the_target_policys_distribution(capsys, rule_file, flag, value, goal):
+    from yatzy_core.game.rulefile import loads
+    from yatzy_core.objectives.goal_play import target_play
+    from yatzy_core.objectives.targets import solve_targets
+    rules = loads(RULE_FILE)
+    expected = target_play(solve_targets(rules, 40), goal).distribution
+    status, out, err = run(capsys, "distribution", "--rules-file", rule_file, flag, value, "--json")
+    got = json.loads(out)
+    assert status == 0 and err == ""
+    assert got["policy"] == (f"goal {goal}" if flag == "--goal" else f"beat {goal - 1}")
+    assert got["goal"] == goal and got["p_goal"] == pytest.approx(expected.p_at_least(goal), abs=1e-6)
+    assert np.allclose(got["pmf"], expected.probabilities, atol=1e-6)   # the cached table is float32
+    assert got["mean"] == pytest.approx(expected.mean, abs=1e-5)
+
+
+def test_risk_is_the_risk_policys_distribution(capsys, rule_file):
+    status, out, _ = run(capsys, "distribution", "--rules-file", rule_file, "--risk", "-0.1", "--json")
+    got = json.loads(out)
+    x = np.arange(len(got["pmf"]))
+    from yatzy_core.game.rulefile import loads
+    from yatzy_core.objectives.targets import solve_risk
+    u = solve_risk(loads(RULE_FILE), [-0.1])[0, 0]
+    assert status == 0 and got["policy"] == "risk theta=-0.1"
+    assert np.log(got["pmf"] @ np.exp(-0.1 * x)) / -0.1 == pytest.approx(np.log(-u) / -0.1, abs=1e-9)
+
+
+def test_the_text_names_the_policy(capsys, rule_file):
+    status, out, _ = run(capsys, "distribution", "--rules-file", rule_file, "--goal", "30")
+    lines = out.splitlines()
+    assert status == 0 and lines[0] == "three-dice: final score under the goal 30 policy (exact)"
+    assert lines[2].startswith("P(total >= 30): 0.")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--goal", "20", "--beat", "19"], "argument --beat: not allowed with argument --goal"),
+    (["--goal", "20", "--risk", "0.1"], "argument --risk: not allowed with argument --goal"),
+    (["--goal", "-1"], "argument --goal: must be at least 0"),
+    (["--goal", "many"], "argument --goal: invalid int value"),
+    (["--risk", "0"], "argument --risk: theta must be a number with"),
+    (["--risk", "x"], "argument --risk: invalid number"),
+    (["--goal", "1500"], "argument --goal: no game of yahtzee-no-bonus reaches 1500 points"),
+    (["--beat", "1499"], "argument --beat: no game of yahtzee-no-bonus reaches 1500 points"),
+])
+def test_bad_policy_flags_are_one_line_and_exit_2(capsys, argv, message):
+    status, out, err = run(capsys, "distribution", "--rules", "yahtzee-no-bonus", *argv)
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err

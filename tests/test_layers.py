@@ -38,8 +38,11 @@ LAYERS = [
     ["engine.subgame"],                           # the rest of a game as a rule set
     ["engine.compiled.outcomes"],                 # the engine's turn outcomes, compiled
     ["engine.compiled.forward"],
+    ["engine.compiled.policy_turn"],              # any policy's turn, lanes of needs at once
+    ["engine.compiled.policy_forward"],           # ... pushed forwards
     ["objectives.targets"],
-    ["objectives.distribution", "objectives.goal_play"],
+    ["objectives.distribution"],
+    ["objectives.goal_play"],                     # any policy played forwards, the beat ties
     ["objectives.midgame"],
     ["players.batch"],                            # many games as arrays
     ["players.strategies"],

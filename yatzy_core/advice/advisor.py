@@ -54,7 +54,7 @@ def advise(position: Position, solution: Solution | None = None, use_cache: bool
     use_cache=False solves afresh. The goals are `goals.goal_advice` and `goals.risk_advice`.
 
     >>> ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2))
-    >>> ranked[0].to_dict()
+    >>> {**ranked[0].to_dict(), "expected": round(ranked[0].expected, 4)}   # --json: full precision
     {'action': 'keep', 'keep': [1, 1, 1, 1], 'expected': 270.2986, 'loss': 0.0}
     >>> ranked[1].label, round(ranked[1].loss, 4)
     ('keep 1 1 1', 15.3041)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .ranking import Advice, choices
+from ..engine.cache import get_solution
 from ..engine.position import Position
 from ..game.checks import whole_number
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
@@ -29,7 +30,7 @@ from ..objectives.targets import (Targets, cached_caps, check_theta, most_gain, 
                                   target_table)
 from ..engine.turn import MEAN, ExpUtility, TargetLanes, box_values, evaluate
 
-__all__ = ["goal_advice", "risk_advice", "targets_for", "quick_targets", "play_to_target",
+__all__ = ["goal_advice", "risk_advice", "mean_turn", "targets_for", "quick_targets", "play_to_target",
            "second_player"]
 
 
@@ -66,23 +67,24 @@ def targets_for(position: Position, need: int) -> Targets:
 
 def goal_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[Advice]:
     """Every choice, best first, with its exact P(final total >= goal) from a card holding
-    `points` (bonuses included). Choices within TIE keep the turn engine's order. A goal past
-    the most the card can still gain is answered at once: 0 for every choice, nothing solved."""
+    `points` (bonuses included). Choices within TIE are ordered by their expected points (then
+    the turn engine's order). A goal past the most the card can still gain is answered at
+    once: 0 for every choice, ordered by the mean, no target table solved."""
     whole_number("points", points), whole_number("goal", goal)
     if points < position.upper_total:
         raise ValueError(f"points {points} is less than the upper total {position.upper_total}")
     need = max(goal - points, 0)
     space = StateSpace(position.rules) if targets is None else targets.space
     state = np.array([position.state(space)])
+    mean = mean_turn(position, space)
     if need > most_gain(space, state)[0]:
-        turn = evaluate(space, box_values(space, np.zeros(space.size), state, MEAN), choose=False)
-        return choices(position, turn, lambda a: np.where(np.isfinite(a), 0.0, a), "probability")
+        return choices(position, mean, lambda a: np.where(np.isfinite(a), 0.0, a), "probability", mean)
     targets = targets_for(position, need) if targets is None else targets
     if need > targets.n_max:   # its last column is P(>= n_max), not P(>= need)
         raise ValueError(f"targets answer at most {targets.n_max} points still needed, not {need}; "
                          f"pass a table solved to {need} or more, or none")
     turn = evaluate(space, box_values(space, targets, state, TargetLanes(targets.n_max + 1)), choose=False)
-    return choices(position, turn, lambda a: a[..., need], "probability")
+    return choices(position, turn, lambda a: a[..., need], "probability", mean)
 
 
 def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[Advice]:
@@ -97,7 +99,15 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
                      else risk_table(position.rules, theta))
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
-    return choices(position, turn, ExpUtility(theta).certainty, "certainty_equivalent")
+    return choices(position, turn, ExpUtility(theta).certainty, "certainty_equivalent",
+                   mean_turn(position, space))
+
+
+def mean_turn(position: Position, space: StateSpace):
+    """The max-mean turn of the position: what breaks ties between choices equally good for
+    another objective (a goal met or out of reach: every choice is; then play for the mean)."""
+    values = get_solution(position.rules, progress=False).values
+    return evaluate(space, box_values(space, values, np.array([position.state(space)]), MEAN), choose=False)
 
 
 def play_to_target(targets: Targets, goal: int, rng: np.random.Generator) -> int:

@@ -50,11 +50,28 @@ class Advice:
         return self.value if self.measure == "certainty_equivalent" else None
 
     def to_dict(self) -> dict:
-        """JSON-ready: the choice, the value under its measure's name, and the loss."""
-        exact = self.measure == "probability"          # probabilities are shown unrounded
-        return {**choice_dict(self.action, self.keep, self.box),
-                self.measure: self.value if exact else round(self.value, 4),
-                "loss": self.loss if exact else round(self.loss, 4)}
+        """JSON-ready: the choice, the value under its measure's name, and the loss, in full
+        precision (machine output carries the float; the human table rounds)."""
+        return {**choice_dict(self.action, self.keep, self.box), self.measure: self.value,
+                "loss": self.loss}
+
+
+def _options(position: Position, turn: Turn, pick, measure: str) -> list[Advice]:
+    """The choices of `position` in card and keeper order, valued by `pick` of the turn."""
+    rules = position.rules
+    boxes = pick(turn.final[:, position.roll, 0])
+    now = position.rolls_left > 0
+    saving = position.rolls_left if rules.saved_rolls else 0
+    options = [Advice("box", None, name, float(v), 0.0, measure, now, saving)
+               for name, v in zip(rules.box_names, boxes) if np.isfinite(v)]
+    if now:
+        keep = pick(turn.keepers[position.rolls_left - 1][:, 0])
+        k, starts = rules.dice.preferred_pairs        # the roll's sub-keepers, preferred first
+        for i in k[starts[position.roll]:starts[position.roll + 1]]:
+            dice = dice_of(rules.dice.keepers[i])
+            if len(dice) < rules.n_dice:              # keeping all is scoring a box now
+                options.append(Advice("keep", dice, None, float(keep[i]), 0.0, measure))
+    return options
 
 
 def choice_label(action: str, keep, box, now: bool = False, saving: int = 0) -> str:
@@ -72,26 +89,20 @@ def choice_dict(action: str, keep, box) -> dict:
     return {"action": action, **({"keep": list(keep)} if action == "keep" else {"box": box})}
 
 
-def choices(position: Position, turn: Turn, pick, measure: str = "expected") -> list[Advice]:
+def choices(position: Position, turn: Turn, pick, measure: str = "expected",
+            mean: Turn | None = None) -> list[Advice]:
     """Every choice of `position`, best first, valued by `pick` of the turn's values (the
     component of a vector objective, or a scale). The one enumeration of every objective: after
     the last roll the allowed boxes; with rerolls left each allowed box scored now (its
     final-roll value for these dice, what keeping all dice was worth at best) and the keepers
-    that reroll at least one die. Within TIE: boxes first in card order, then keepers with
-    more dice first, then by their dice (`turn.ranked`)."""
-    rules = position.rules
-    boxes = pick(turn.final[:, position.roll, 0])
-    now = position.rolls_left > 0
-    saving = position.rolls_left if rules.saved_rolls else 0
-    options = [Advice("box", None, name, float(v), 0.0, measure, now, saving)
-               for name, v in zip(rules.box_names, boxes) if np.isfinite(v)]
-    if now:
-        keep = pick(turn.keepers[position.rolls_left - 1][:, 0])
-        k, starts = rules.dice.preferred_pairs        # the roll's sub-keepers, preferred first
-        for i in k[starts[position.roll]:starts[position.roll + 1]]:
-            dice = dice_of(rules.dice.keepers[i])
-            if len(dice) < rules.n_dice:              # keeping all is scoring a box now
-                options.append(Advice("keep", dice, None, float(keep[i]), 0.0, measure))
-    order = ranked([a.value for a in options], range(len(options)))
+    that reroll at least one die. Within TIE: by `mean` (the max-mean turn of the position,
+    for an objective other than the mean: choices equally likely are ordered by their expected
+    points), then boxes first in card order, then keepers with more dice first, then by their
+    dice (`turn.ranked`)."""
+    options = _options(position, turn, pick, measure)
+    second = None
+    if mean is not None:
+        second = [a.value for a in _options(position, mean, lambda a: a, "expected")]
+    order = ranked([a.value for a in options], range(len(options)), second)
     best = options[order[0]].value
     return [replace(options[i], loss=best - options[i].value) for i in order]

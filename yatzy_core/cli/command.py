@@ -6,11 +6,13 @@ entry in that list. Bad input ends in one line, `yatzy: error: argument --flag: 
 status 2, before any work is done; a cache that cannot be used is one `yatzy: warning: ...` line.
 A closed pipe (`yatzy info | head -1`) ends the command quietly with status 1, as Python advises.
 
->>> main(["advise", "--rules", "yahtzee", "--dice", "11112", "--rolls-left", "2", "--json", "--top", "1"])
-[
-  {"action": "keep", "keep": [1, 1, 1, 1], "expected": 270.2986, "loss": 0.0}
-]
+>>> main(["advise", "--rules", "yahtzee", "--dice", "11112", "--rolls-left", "2", "--top", "1"])
+yahtzee: dice 1 1 1 1 2, 2 rerolls left; used: none; upper total 0
+rank  action         expected      loss
+   1  keep 1 1 1 1   270.2986    0.0000
 0
+
+(`--json` prints the same choices with every value in full precision.)
 """
 from __future__ import annotations
 

@@ -1,15 +1,16 @@
-"""`yatzy distribution`: the exact final-score distribution of optimal play, summed up or in full.
+"""`yatzy distribution`: the exact final-score distribution of a policy, summed up or in full.
 
-An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. The numbers are the
+An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. Max-mean play's numbers are the
 `distribution.optimal_play` results (from the per-user cache when there, else computed, a few
-seconds, and cached).
+seconds, and cached); --goal, --beat and --risk play the policy that maximises P(total >= T),
+P(total > S) or E[exp(THETA * total)] (`goal_play`: its table, then the compiled forward pass).
 """
 from __future__ import annotations
 
 import argparse
 import json
 
-from .args import printable, rules_argument
+from .args import flag, printable, rules_argument, theta, whole
 
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 THRESHOLDS = (150, 200, 250, 300, 350)
@@ -23,6 +24,13 @@ def add_distribution_parser(subparsers) -> argparse.ArgumentParser:
                     "box; exact (no simulation).")
     rules_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object, the full pmf included")
+    policy = p.add_mutually_exclusive_group()
+    policy.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
+                        help="play every turn to reach a final total of at least T")
+    policy.add_argument("--beat", type=whole(0, 1999), default=None, metavar="S",
+                        help="play every turn to beat S (a final total of S + 1 or more)")
+    policy.add_argument("--risk", type=theta, default=None, metavar="THETA",
+                        help="play to maximise E[exp(THETA * total)]: < 0 cautious, > 0 bold")
     p.add_argument("--no-cache", action="store_true",
                    help="compute afresh, neither reading nor writing the per-user cache")
     p.set_defaults(run=run_distribution)
@@ -55,18 +63,53 @@ def figures(play, rules) -> dict:
     }
 
 
-def run_distribution(args) -> int:
+def policy_of(args, rules) -> tuple[str, dict]:
+    """The policy the flags ask for, as (its name, `play_of` keywords); ValueError naming a flag."""
+    from ..objectives.targets import check_theta, max_total
+
+    if args.risk is not None:
+        with flag("--risk"):
+            return f"risk theta={args.risk:g}", {"theta": check_theta(args.risk, rules)}
+    goal, name = (args.goal, "--goal") if args.beat is None else (args.beat + 1, "--beat")
+    if goal is None:
+        return "max-mean", {}
+    if goal > max_total(rules) + 1:
+        raise ValueError(f"argument {name}: no game of {rules.name} reaches {goal} points "
+                         f"(at most {max_total(rules):,})")
+    return (f"goal {goal}" if args.beat is None else f"beat {args.beat}"), {"goal": goal}
+
+
+def play_of(rules, use_cache: bool, progress: bool, goal=None, theta=None):
+    """The OptimalPlay of max-mean play, or of playing for `goal` points or risk `theta`."""
     from ..objectives.distribution import optimal_play
+    from ..objectives.goal_play import risk_play, target_play
+    from ..objectives.targets import risk_table, target_table
+
+    if theta is not None:
+        return risk_play(rules, theta, risk_table(rules, theta, use_cache=use_cache))
+    if goal is not None:
+        return target_play(target_table(rules, goal, use_cache=use_cache), goal)
+    return optimal_play(rules, use_cache=use_cache, progress=progress)
+
+
+def run_distribution(args) -> int:
     from ..game.rules import get_rules
 
     rules = get_rules(args.rules)
-    play = optimal_play(rules, use_cache=not args.no_cache, progress=not args.json)
-    s = figures(play, rules)
+    policy, options = policy_of(args, rules)
+    play = play_of(rules, not args.no_cache, not args.json, **options)
+    s = {**figures(play, rules), "policy": policy}
+    if "goal" in options:
+        s["goal"] = options["goal"]
+        s["p_goal"] = play.distribution.p_at_least(options["goal"])
     if args.json:
         print(json.dumps({**s, "pmf": play.distribution.probabilities.tolist()}))
         return 0
-    print(f"{printable(rules.name)}: final score under optimal play (exact)")
+    how = "optimal play" if policy == "max-mean" else f"the {policy} policy"
+    print(f"{printable(rules.name)}: final score under {how} (exact)")
     print(f"mean {s['mean']:.4f}, std {s['std']:.4f}")
+    if "goal" in s:
+        print(f"P(total >= {s['goal']}): {s['p_goal']:.6f}")
     print("quantiles: " + ", ".join(f"{q}% {x}" for q, x in s["quantiles"].items()))
     print("P(total >= T): " + ", ".join(f"{x} {p:.6f}" for x, p in s["p_at_least"].items()))
     bonus = "none in these rules" if s["p_upper_bonus"] is None else f"{s['p_upper_bonus']:.6f}"

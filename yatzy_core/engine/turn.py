@@ -373,17 +373,24 @@ def _first_good(keep, roll_values, k, starts, tie, out):
                     out[r, s] = kk
 
 
-def ranked(values, preference) -> list[int]:
+def ranked(values, preference, second=None) -> list[int]:
     """Indices of `values`, best first: those within TIE of the best, in order of `preference`
-    (smaller first), then the same for the rest.
+    (smaller first), then the same for the rest. With `second`, those within TIE of the best
+    are ranked by `second` first (the same way), then by preference.
 
     >>> ranked([1.0, 2.0, 2.0 - 1e-12, 0.5], [3, 2, 1, 0])
     [2, 1, 0, 3]
+    >>> ranked([1.0, 1.0, 0.0], [0, 1, 2], second=[20.0, 25.0, 30.0])   # equally likely: the mean
+    [1, 0, 2]
     """
     left = sorted(range(len(values)), key=lambda i: -values[i])
     out = []
     while left:
         top = values[left[0]] - TIE
-        out += sorted((i for i in left if values[i] >= top), key=lambda i: preference[i])
+        group = [i for i in left if values[i] >= top]
+        if second is None:
+            out += sorted(group, key=lambda i: preference[i])
+        else:
+            out += [group[j] for j in ranked([second[i] for i in group], [preference[i] for i in group])]
         left = [i for i in left if values[i] < top]
     return out

@@ -1,0 +1,87 @@
+"""The whole-game frontier (not a test): mean, std and P(total >= 200/250/300) of the target
+policy for T = 150 .. 350 (step 25) and of the risk policy for theta in -0.2 .. 0.2, each by
+the compiled forward pass (`goal_play.target_play`, `risk_play`) from the cached tables; writes
+results/frontier.json (command, time, machine and load, a checksum of the readings).
+
+    NUMBA_NUM_THREADS=2 PYTHONPATH=. python benchmarks/frontier.py [rules ...]
+
+Checks on the way: each target policy's P(total >= T) is its table's start value (float32
+table: to 1e-6), each risk policy's log E[exp(theta X)] / theta its utility table's start
+value; and the max-mean reading is `score_distribution`'s. Thetas outside the rules' allowed
+range (`targets.theta_range`) are left out. The machine is shared: the load is recorded.
+"""
+import datetime
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from yatzy_core.engine.cache import rules_fingerprint
+from yatzy_core.game.rules import get_rules
+from yatzy_core.objectives.distribution import score_distribution
+from yatzy_core.objectives.goal_play import risk_play, target_play
+from yatzy_core.objectives.targets import N_MAX, risk_table, target_table, theta_range
+from yatzy_core.version import __version__
+
+RESULT = Path(__file__).resolve().parents[1] / "results" / "frontier.json"
+GOALS = list(range(150, 351, 25))
+THETAS = [-0.2, -0.1, -0.05, -0.02, -0.01, 0.01, 0.02, 0.05, 0.1, 0.2]
+
+
+def reading(d, seconds) -> dict:
+    return {"mean": round(d.mean, 6), "std": round(d.std, 6), "seconds": round(seconds, 1),
+            **{f"p_at_least_{x}": round(d.p_at_least(x), 6) for x in (200, 250, 300)}}
+
+
+def frontier(name: str) -> dict:
+    rules = get_rules(name)
+    out = {"fingerprint": rules_fingerprint(rules), "max_mean": reading(score_distribution(name, progress=False), 0.0),
+           "target": {}, "risk": {}}
+    start = time.perf_counter()
+    table = target_table(name, N_MAX[name])
+    out["target_table_seconds"] = round(table.seconds, 1)
+    for goal in GOALS:
+        clock = time.perf_counter()
+        d = target_play(table, goal).distribution
+        out["target"][str(goal)] = reading(d, time.perf_counter() - clock)
+        assert abs(d.p_at_least(goal) - table.p_at_least(goal)) < 1e-5, (name, goal)
+        print(f"{name} T={goal}: {out['target'][str(goal)]} (load {os.getloadavg()[0]:.1f})", flush=True)
+    lo, hi = theta_range(rules)
+    for theta in [x for x in THETAS if lo <= abs(x) <= hi]:
+        clock = time.perf_counter()
+        u = risk_table(name, theta)
+        made = time.perf_counter() - clock
+        clock = time.perf_counter()
+        d = risk_play(name, theta, u).distribution
+        out["risk"][f"{theta:g}"] = {**reading(d, time.perf_counter() - clock), "table_seconds": round(made, 1)}
+        x = np.arange(len(d.probabilities))
+        ce = np.log(d.probabilities @ np.exp(theta * x)) / theta
+        assert abs(ce - np.log(np.sign(theta) * u[space_start(rules)]) / theta) < 1e-6, (name, theta)
+        print(f"{name} theta={theta:g}: {out['risk'][f'{theta:g}']} (load {os.getloadavg()[0]:.1f})", flush=True)
+    out["seconds"] = round(time.perf_counter() - start, 1)
+    return out
+
+
+def space_start(rules) -> int:
+    from yatzy_core.game.states import StateSpace
+    return int(StateSpace(rules).index(0, 0, 0))
+
+
+names = sys.argv[1:] or ["yahtzee-no-bonus", "yahtzee", "yatzy"]
+record = json.loads(RESULT.read_text()) if RESULT.exists() else {"readings": {}}
+for name in names:
+    record["readings"][name] = frontier(name)
+record.update(package="yatzy-core", version=__version__, date=str(datetime.date.today()),
+              command=f"NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', 'unset')} "
+                      "python benchmarks/frontier.py " + " ".join(names),
+              machine={"platform": platform.platform(), "cpu": platform.processor() or "unknown",
+                       "cores": os.cpu_count(), "load_at_end": round(os.getloadavg()[0], 1),
+                       "note": "shared machine (other jobs running): the seconds are upper bounds"})
+record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
+RESULT.write_text(json.dumps(record, indent=1) + "\n")
+print("wrote", RESULT)

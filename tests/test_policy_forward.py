@@ -1,0 +1,84 @@
+"""The compiled forward pass of any policy (engine/compiled/policy_turn.py, policy_forward.py)
+checked against independent numbers on the small game TINY: the target policy hits every goal
+with the target table's probability, the mean policy gives today's distribution, the risk
+policy gives back its certainty equivalent, and choices equally likely are ordered by the mean."""
+import numpy as np
+import pytest
+
+from test_turn import TINY
+from yatzy_core.engine.bruteforce import brute_force_value
+from yatzy_core.engine.compiled.policy_turn import MEAN_MODE
+from yatzy_core.game.states import StateSpace
+from yatzy_core.objectives.distribution import score_distribution
+from yatzy_core.objectives.goal_play import policy_play, risk_play, target_play
+from yatzy_core.objectives.targets import max_total, solve_risk, solve_targets
+
+N = 45
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return solve_targets(TINY, N)
+
+
+@pytest.fixture(scope="module")
+def mean_pmf():
+    return score_distribution(TINY, use_cache=False).probabilities
+
+
+def test_the_target_policy_reaches_every_goal_with_the_tables_probability(tiny):
+    for goal in range(0, max_total(TINY) + 2):
+        d = target_play(tiny, goal).distribution
+        assert d.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+        # choices within TIE = 1e-9 of the best count as equally likely, then the mean decides
+        assert d.p_at_least(goal) == pytest.approx(tiny.p_at_least(goal), abs=1e-9), goal
+        assert d.mean <= float(brute_force_value(TINY)) + 1e-12
+
+
+def test_the_mean_policy_through_the_new_path_is_todays_distribution(mean_pmf):
+    play = policy_play(StateSpace(TINY), MEAN_MODE)
+    d = play.distribution.probabilities
+    assert len(d) == len(mean_pmf) and np.abs(d - mean_pmf).max() < 1e-12
+    assert play.box_expectations["total"] == pytest.approx(float(brute_force_value(TINY)), abs=1e-12)
+
+
+@pytest.mark.parametrize("goal", [0, 39, 45])
+def test_a_goal_met_or_out_of_reach_plays_for_the_mean(tiny, goal, mean_pmf):
+    """Every choice is equally likely to reach it (1 or 0): the tie rule orders them by the mean."""
+    d = target_play(tiny, goal).distribution.probabilities
+    assert np.abs(d - mean_pmf).max() < 1e-12
+
+
+@pytest.mark.parametrize("theta", [-0.5, -0.15, -0.01, 0.01, 0.1, 0.4])
+def test_the_risk_policy_gives_back_its_certainty_equivalent(theta):
+    u = solve_risk(TINY, [theta])[:, 0]
+    d = risk_play(TINY, theta, u).distribution.probabilities
+    x = np.arange(len(d))
+    assert np.log(d @ np.exp(theta * x)) / theta == pytest.approx(np.log(np.sign(theta) * u[0]) / theta, abs=1e-9)
+
+
+def test_a_goal_above_the_table_is_refused(tiny):
+    with pytest.raises(ValueError, match="goal"):
+        target_play(tiny, N + 1)
+
+
+@pytest.mark.parametrize("name", ["three-dice", "two-dice", "two-dice-forced", "four-dice"])
+def test_the_mean_policy_matches_todays_distribution_on_tiny_rule_files(name):
+    """Upper bonus, Yahtzee bonus without joker, forced order, three faces: the new path's
+    scoring of every (roll, box) is `turn.score_box`'s."""
+    from test_tiny_rule_files import GAMES
+    rules = GAMES[name]
+    d = policy_play(StateSpace(rules), MEAN_MODE).distribution.probabilities
+    ref = score_distribution(rules, use_cache=False).probabilities
+    assert len(d) == len(ref) and np.abs(d - ref).max() < 1e-12
+
+
+@pytest.mark.parametrize("goal", [10, 20, 30])
+def test_from_a_position_the_target_policy_reaches_its_tables_value(tiny, goal):
+    """From a card with ones scored (2 points) at the start of a turn: P(final >= goal) is
+    V(state, goal - 2), and the final scores start at 2."""
+    space = tiny.space
+    state = int(space.index(1, 2, 0))                 # ones used, upper total 2
+    d = target_play(tiny, goal, start=([state], [2], [1.0])).distribution
+    assert d.probabilities[:2].sum() == 0 and d.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+    assert d.p_at_least(goal) == pytest.approx(float(tiny.vector(state)[goal - 2]), abs=1e-9)

@@ -1,0 +1,249 @@
+"""One turn of any policy, compiled: its choices and final-roll outcomes for many lanes at once.
+
+The max-mean kernel (`outcomes.py`) chooses by one number per choice. A goal or risk policy
+chooses by another number, its primary value, and then, among choices equally good for it
+(within TIE: a goal already met, or out of reach), by the mean: the expected points of the
+choice, valuing later turns at the max-mean values. A lane is one need n of a target policy
+(V(next, n - points) from a target table), or the whole row of a risk (sign(theta)
+exp(theta points) U(next), compared on the certainty-equivalent scale) or mean policy.
+
+For every lane the turn is worked backwards (the last roll's box, then each reroll's keeper,
+the lexicographic best of (primary, mean) with the preference order of `turn` after that)
+and then forwards (the first roll's probabilities moved through the chosen keepers), then the
+final rolls are merged by (box, points): `Outcomes` of each lane.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from .kernel import _upper_step
+from ..turn import TIE
+
+__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_buffers", "lane_outcomes"]
+
+MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
+
+
+class PolicyTables(NamedTuple):
+    """What a policy reads about later states (arrays only, as `kernel.Tables`)."""
+
+    values: np.ndarray     # (size,) max-mean values: the tie-breaker, and the mean policy's value
+    data: np.ndarray       # target table bands (Targets.data), or a dummy
+    offset: np.ndarray     # (size,) Targets.offset, or a dummy
+    band: np.ndarray       # (size,) Targets.band, or a dummy
+    utility: np.ndarray    # (size,) risk utilities E[sign(theta) exp(theta * points to come)], or a dummy
+    mode: np.ndarray       # [MEAN_MODE | TARGET_MODE | RISK_MODE]
+    theta: np.ndarray      # [theta] (risk), else [0.0]
+
+
+@njit(cache=True)
+def _score_all(state, s, t, alw, pts, nxt, split):
+    """For every (roll r, box b): allowed, points now, next state and (box points, upper bonus,
+    Yahtzee bonus) of writing r in b (`turn.score_box`, term for term)."""
+    score, joker, face_of_box, kind_face = t.score, t.joker, t.face_of_box, t.kind_face
+    n_rolls, n_boxes = score.shape
+    y0 = state % s.n_flags
+    u = (state // s.n_flags) % s.n_upper
+    mask = state // s.n_flags // s.n_upper
+    allowed = ~mask & (mask + 1) if s.forced_order == 1 else ~mask
+    yi, n_flags, n_upper = s.yahtzee_index, s.n_flags, s.n_upper
+    jokers = s.tracks_flag == 1 and (mask >> yi) & 1 == 1
+    lower_open = False
+    for c in range(n_boxes):
+        if face_of_box[c] == 0 and c != yi and (allowed >> c) & 1:
+            lower_open = True
+    for b in range(n_boxes):
+        ok_box = (allowed >> b) & 1 == 1
+        upper_box = face_of_box[b] > 0
+        for r in range(n_rolls):
+            alw[r, b] = ok_box
+            if not ok_box:
+                continue
+            p = int(score[r, b])
+            ybonus, y = 0, y0
+            if jokers and kind_face[r] > 0:
+                matching = -1
+                for c in range(n_boxes):
+                    if face_of_box[c] == kind_face[r]:
+                        matching = c
+                        break
+                if s.joker_mode == 2:
+                    if matching < 0 or (mask >> matching) & 1:
+                        p = int(joker[r, b])
+                elif s.joker_mode == 1:
+                    p = int(joker[r, b])
+                    match_open = matching >= 0 and (mask >> matching) & 1 == 0
+                    if (match_open and b != matching) or (not match_open and lower_open and upper_box):
+                        alw[r, b] = False
+                        continue
+                ybonus = s.yahtzee_bonus if y0 == 1 else 0
+            if s.tracks_flag == 1 and b == yi and p > 0:
+                y = 1
+            gained = p if upper_box else 0
+            g, nu = _upper_step(u, gained, s)
+            pts[r, b] = p + (g - gained) + ybonus
+            nxt[r, b] = ((mask | (1 << b)) * n_upper + nu) * n_flags + y
+            split[r, b, 0], split[r, b, 1], split[r, b, 2] = p, g - gained, ybonus
+
+
+@njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
+def _primary(pt, nxt, pts, need):
+    """The policy's value of earning `pts` now and going on from `nxt` (need: the lane's n)."""
+    mode = pt.mode[0]
+    if mode == 1:
+        m = need - pts
+        if m <= 0:
+            return 1.0
+        if m > pt.band[nxt]:
+            return 0.0
+        return float(pt.data[pt.offset[nxt] + m - 1])
+    if mode == 2:
+        return np.exp(pt.theta[0] * pts) * pt.utility[nxt]
+    return pts + pt.values[nxt]
+
+
+@njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
+def _cmp(pt, x):
+    """The scale the tie rule compares primary values on (certainty equivalent for risk)."""
+    if pt.mode[0] == 2:
+        th = pt.theta[0]
+        if x * np.sign(th) <= 0.0:
+            return -np.inf
+        return np.log(np.sign(th) * x) / th
+    return x
+
+
+@njit(cache=True)
+def _last_roll(l, need, alw, pts, nxt, pt, e1, e2, box):
+    """Each last roll's box for lane l: best primary, then best mean within TIE, then first."""
+    n_rolls, n_boxes = alw.shape
+    p1, c1, m1 = np.empty(n_boxes), np.empty(n_boxes), np.empty(n_boxes)
+    for r in range(n_rolls):
+        best1 = -np.inf
+        for b in range(n_boxes):
+            if alw[r, b]:
+                p1[b] = _primary(pt, nxt[r, b], pts[r, b], need)
+                c1[b] = _cmp(pt, p1[b])
+                m1[b] = pts[r, b] + pt.values[nxt[r, b]]
+                best1 = max(best1, c1[b])
+        best2 = -np.inf
+        for b in range(n_boxes):
+            if alw[r, b] and c1[b] >= best1 - TIE:
+                best2 = max(best2, m1[b])
+        for b in range(n_boxes):
+            if alw[r, b] and c1[b] >= best1 - TIE and m1[b] >= best2 - TIE:
+                box[r, l], e1[r], e2[r] = b, p1[b], m1[b]
+                break
+
+
+@njit(cache=True)
+def _reroll_stage(k1, k2, ck, e1, e2, choice, l, pt, s, t):
+    """One reroll stage backwards for lane l: keeper values (both numbers averaged), then each
+    roll's keeper: best primary, then best mean within TIE, then the preference order."""
+    off = s.roll_offset
+    inv = 1.0 / s.faces
+    k1[off:] = e1
+    k2[off:] = e2
+    for k in range(off - 1, -1, -1):
+        a1 = a2 = 0.0
+        for f in range(s.faces):
+            c = t.add_die[k, f]
+            a1 += k1[c]
+            a2 += k2[c]
+        k1[k], k2[k] = a1 * inv, a2 * inv
+    for k in range(len(k1)):
+        ck[k] = _cmp(pt, k1[k])
+    for r in range(len(e1)):
+        lo, hi = t.pref_start[r], t.pref_start[r + 1]
+        best1 = -np.inf
+        for i in range(lo, hi):
+            best1 = max(best1, ck[t.pref_keeper[i]])
+        best2 = -np.inf
+        for i in range(lo, hi):
+            k = t.pref_keeper[i]
+            if ck[k] >= best1 - TIE:
+                best2 = max(best2, k2[k])
+        for i in range(lo, hi):
+            k = t.pref_keeper[i]
+            if ck[k] >= best1 - TIE and k2[k] >= best2 - TIE:
+                choice[r, l] = k
+                break
+    for r in range(len(e1)):
+        e1[r], e2[r] = k1[choice[r, l]], k2[choice[r, l]]
+
+
+@njit(cache=True)
+def _final_probabilities(prob, choice, l, m, s, t):
+    """P(final roll) of lane l: the first roll moved to the chosen keepers and spread die by die."""
+    off = s.roll_offset
+    inv = 1.0 / s.faces
+    mass = t.first_roll.copy()
+    for stage in range(s.rolls_per_turn - 2, -1, -1):
+        m[:] = 0.0
+        for r in range(len(mass)):
+            m[choice[stage, r, l]] += mass[r]
+        for level in range(s.n_dice):
+            for f in range(s.faces):
+                for k in range(t.level_start[level], t.level_start[level + 1]):
+                    m[t.add_die[k, f]] += m[k] * inv
+        mass[:] = m[off:]
+    prob[:, l] = mass
+
+
+@njit(cache=True)
+def _merge(l, prob, box, pts, out_n, out_i, out_w):
+    """Lane l's final rolls merged by (box, points): out_i[l, m] is a roll standing for them."""
+    n = 0
+    for r in range(prob.shape[0]):
+        q = prob[r, l]
+        if q == 0.0:
+            continue
+        b = box[r, l]
+        found = -1
+        for m in range(n):
+            r2 = out_i[l, m]
+            if box[r2, l] == b and pts[r2, b] == pts[r, b]:
+                found = m
+                break
+        if found < 0:
+            out_i[l, n], out_w[l, n] = r, q
+            n += 1
+        else:
+            out_w[l, found] += q
+    out_n[l] = n
+
+
+def lane_buffers(n_states: int, n_lanes: int, n_rolls: int, n_boxes: int) -> tuple:
+    """Where `lane_outcomes` writes, for n_states states of up to n_lanes lanes: (n, roll,
+    weight) of each lane's merged final rolls, the box of every final roll and lane, and each
+    (roll, box)'s points, next state and (box points, upper bonus, Yahtzee bonus)."""
+    return (np.zeros((n_states, n_lanes), np.int64), np.zeros((n_states, n_lanes, n_rolls), np.int64),
+            np.zeros((n_states, n_lanes, n_rolls)), np.zeros((n_states, n_rolls, n_lanes), np.int64),
+            np.zeros((n_states, n_rolls, n_boxes), np.int64), np.zeros((n_states, n_rolls, n_boxes), np.int64),
+            np.zeros((n_states, n_rolls, n_boxes, 3), np.int64))
+
+
+@njit(cache=True)
+def lane_outcomes(state, needs, s, t, pt, out, c):
+    """For each lane l (need n = needs[l]) of `state`: its choices worked backwards, its final
+    rolls' probabilities forwards, merged by (box, points), into row c of `out` (`lane_buffers`)."""
+    out_n, out_i, out_w, box, pts, nxt, split = (out[0][c], out[1][c], out[2][c], out[3][c],
+                                                 out[4][c], out[5][c], out[6][c])
+    n_rolls, n_boxes = t.score.shape
+    alw = np.zeros((n_rolls, n_boxes), np.bool_)
+    _score_all(state, s, t, alw, pts, nxt, split)
+    L = len(needs)
+    choice = np.zeros((max(s.rolls_per_turn - 1, 1), n_rolls, L), np.int64)
+    prob = np.zeros((n_rolls, L))
+    n_keepers = t.add_die.shape[0]
+    e1, e2 = np.empty(n_rolls), np.empty(n_rolls)
+    k1, k2, ck = np.empty(n_keepers), np.empty(n_keepers), np.empty(n_keepers)
+    for l in range(L):
+        _last_roll(l, needs[l], alw, pts, nxt, pt, e1, e2, box)
+        for stage in range(s.rolls_per_turn - 1):
+            _reroll_stage(k1, k2, ck, e1, e2, choice[stage], l, pt, s, t)
+        _final_probabilities(prob, choice, l, k1, s, t)
+        _merge(l, prob, box, pts, out_n, out_i, out_w)
