@@ -100,8 +100,8 @@ def _push_layer(live, rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box):
             j += 1
         out = lane_buffers(j - i, most, n_rolls, n_boxes)
         _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
-        _push(i, j, rows.lo, rows.start, rows.data, where, nxt.start, nxt.data, goal, target,
-              (s, room, pt.band, live), out, acc, kind_box)
+        _push(i, j, (rows.lo, rows.start, rows.data), where, (nxt.start, nxt.data),
+              (s, room, pt.band, live, goal, target), out, acc, kind_box)
         i = j
 
 
@@ -113,8 +113,12 @@ def _work(states, lo, widths, goal, target, s, t, pt, out):
 
 
 @njit(cache=True)
-def _push(i0, i1, lo, start, data, where, nstart, ndata, goal, target, rules, out, acc, kind_box):
-    s, room, band, live = rules
+def _push(i0, i1, source, where, dest, rules, out, acc, kind_box):
+    """Rows i0..i1 of `source` (lo, start, data) pushed along their lanes' outcomes `out` into
+    `dest` (start, data); the points each box, bonus and n of a kind adds summed into `acc`."""
+    lo, start, data = source
+    nstart, ndata = dest
+    s, room, band, live, goal, target = rules
     out_n, out_i, out_w, box, pts, nxt, split = out
     n_boxes = pts.shape[2]
     for i in range(i0, i1):
