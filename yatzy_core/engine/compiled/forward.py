@@ -90,8 +90,8 @@ def push_layers(solution: Solution, rows: Rows, kind_box: int, with_points: bool
         hi = rows.hi
         with vectorizing():
             for c in range(0, len(groups), CHUNK):
-                _bounds(groups[c:c + CHUNK], values, s, t, room, where, rows.lo, hi, with_points,
-                        parts, blo, bhi)
+                _bounds(groups[c:c + CHUNK], values, s, t, room, where, (rows.lo, hi), with_points,
+                        parts, (blo, bhi))
         found = bhi >= 0
         nxt_lo = blo[found].astype(np.int64)
         widths = bhi[found].astype(np.int64) - nxt_lo + 1
@@ -103,8 +103,8 @@ def push_layers(solution: Solution, rows: Rows, kind_box: int, with_points: bool
         with vectorizing():
             for c in range(0, len(groups), CHUNK):
                 _push_chunk(groups[c:c + CHUNK], acc[c:c + CHUNK], values, s, t, room, where,
-                            rows.lo, rows.start, rows.data, nxt.lo, nxt.start, nxt.data,
-                            kind_box, with_points, 4 * parts)
+                            (rows.lo, rows.start, rows.data), (nxt.lo, nxt.start, nxt.data),
+                            (kind_box, with_points, 4 * parts))
         totals.box_sum += acc[:, :n_boxes].sum(axis=0)
         totals.sums += acc[:, n_boxes:].sum(axis=0)
         totals.states_visited += len(live)
@@ -137,9 +137,12 @@ def _rep(j, s, room):
 
 
 @njit(parallel=True, cache=True)
-def _bounds(groups, values, s, t, room, where, lo, hi, with_points, parts, blo, bhi):
+def _bounds(groups, values, s, t, room, where, span, with_points, parts, next_span):
     """Every next state the policy's last-roll choices lead to from these lane groups, and the
-    points-so-far range each brings (all rolls counted, as if each could be the last)."""
+    points-so-far range each brings (all rolls counted, as if each could be the last): the rows'
+    `span` (lo, hi) widens `next_span` (lo, hi) of the next layer."""
+    lo, hi = span
+    blo, bhi = next_span
     n_groups = len(groups)
     n_rolls = t.score.shape[0]
     dst = np.empty((n_groups, LANES, n_rolls), np.int64)
@@ -151,7 +154,7 @@ def _bounds(groups, values, s, t, room, where, lo, hi, with_points, parts, blo, 
                                    np.empty((n_rolls, LANES), np.int64), np.empty((n_rolls, LANES), np.int64),
                                    np.empty((n_rolls, LANES), np.int64))
         for g in range(ch * n_groups // n_chunks, (ch + 1) * n_groups // n_chunks):
-            last_roll_outcomes(groups[g], values, s, t, w, box, pts, ubo, ybo, nxo)
+            last_roll_outcomes(groups[g], values, s, t, w, (box, pts, ubo, ybo, nxo))
             for v in range(LANES):
                 for r in range(n_rolls):
                     dst[g, v, r] = _rep(nxo[r, v], s, room)
@@ -168,10 +171,13 @@ def _bounds(groups, values, s, t, room, where, lo, hi, with_points, parts, blo, 
 
 
 @njit(parallel=True, cache=True)
-def _push_chunk(groups, acc, values, s, t, room, where, lo, start, data, nlo, nstart, ndata,
-                kind_box, with_points, parts):
+def _push_chunk(groups, acc, values, s, t, room, where, source, dest, how):
     """Outcomes of a chunk of lane groups, merged per state by (box, points), then every source
-    row pushed into its next rows (next states split among `parts` so no row has two writers)."""
+    row pushed into its next rows (next states split among `parts` so no row has two writers).
+    `source` and `dest` are rows as (lo, start, data); `how` is (kind_box, with_points, parts)."""
+    lo, start, data = source
+    nlo, nstart, ndata = dest
+    kind_box, with_points, parts = how
     n_groups = len(groups)
     n_rolls, n_boxes = t.score.shape
     trip_dst = np.empty((n_groups, LANES, n_rolls), np.int64)
@@ -190,7 +196,7 @@ def _push_chunk(groups, acc, values, s, t, room, where, lo, start, data, nlo, ns
         key_dst = np.zeros(n_boxes * span, np.int64)
         for g in range(ch * n_groups // n_chunks, (ch + 1) * n_groups // n_chunks):
             lanes = groups[g]
-            group_outcomes(lanes, values, s, t, w, prob, box, pts, ubo, ybo, nxo)
+            group_outcomes(lanes, values, s, t, w, prob, (box, pts, ubo, ybo, nxo))
             for v in range(LANES):
                 if v > 0 and lanes[v] == lanes[v - 1]:
                     continue

@@ -89,7 +89,7 @@ def _choices(groups, target, values, s, t, box_out, keep_out):
         nxo = np.empty((n_rolls, LANES), np.int64)
         choice = np.empty((max(s.rolls_per_turn - 1, 1), n_rolls, LANES), np.int64)
         for g in range(c * n_groups // n_chunks, (c + 1) * n_groups // n_chunks):
-            last_roll_outcomes(groups[g], values, s, t, w, box, pts, ubo, ybo, nxo)
+            last_roll_outcomes(groups[g], values, s, t, w, (box, pts, ubo, ybo, nxo))
             for stage in range(s.rolls_per_turn - 1):
                 _keeper_stage(w[3], w[4], choice[stage], w[6], s, t)
             for v in range(LANES):
@@ -115,7 +115,7 @@ def _groups(groups, values, s, t, out):
                                          np.empty((t.score.shape[0], LANES), np.int64),
                                          np.empty((t.score.shape[0], LANES), np.int64))
         for g in range(c * n_groups // n_chunks, (c + 1) * n_groups // n_chunks):
-            group_outcomes(groups[g], values, s, t, w, prob, box, pts, ubo, ybo, nxo)
+            group_outcomes(groups[g], values, s, t, w, prob, (box, pts, ubo, ybo, nxo))
             out[0, g] = prob
             out[1, g] = box
             out[2, g] = pts
@@ -140,11 +140,11 @@ def scratch(s, t):
 
 
 @njit(cache=True)
-def group_outcomes(lanes, values, s, t, w, prob, box, pts, ubo, ybo, nxo):
+def group_outcomes(lanes, values, s, t, w, prob, ends):
     """The turn of LANES states of one box set: (n_rolls, LANES) final-roll probability, box,
     points (box + upper bonus + Yahtzee bonus), upper bonus, Yahtzee bonus and next state.
     `w` is `scratch`; `values` holds every later state's value."""
-    last_roll_outcomes(lanes, values, s, t, w, box, pts, ubo, ybo, nxo)
+    last_roll_outcomes(lanes, values, s, t, w, ends)
     keep, own, choice, e, mass = w[3], w[4], w[5], w[6], w[7]
     stages = s.rolls_per_turn - 1
     for stage in range(stages):
@@ -153,23 +153,25 @@ def group_outcomes(lanes, values, s, t, w, prob, box, pts, ubo, ybo, nxo):
 
 
 @njit(cache=True)
-def last_roll_outcomes(lanes, values, s, t, w, box, pts, ubo, ybo, nxo):
+def last_roll_outcomes(lanes, values, s, t, w, ends):
     """The box, points and next state of every last roll (the first part of `group_outcomes`;
-    its values are left in w[6])."""
+    its values are left in w[6]), written to `ends` = (box, points, upper bonus, Yahtzee bonus,
+    next state), each (n_rolls, LANES)."""
     rows, nxt, ub, e, boxes = w[0], w[1], w[2], w[6], w[8]
     mask = lanes[0] // s.n_flags // s.n_upper
     allowed = allowed_boxes(mask, s)
     n_open = _box_rows(rows, w[9], nxt, ub, boxes, lanes, values, values, s, t)
-    _last_roll(e, box, pts, ubo, ybo, nxo, rows, nxt, ub, boxes[:n_open], allowed, t)
+    _last_roll(e, ends, rows, nxt, ub, boxes[:n_open], allowed, t)
     if s.tracks_flag == 1 and (mask >> s.yahtzee_index) & 1:
         for v in range(LANES):
-            _joker_rolls(e, box, pts, ubo, ybo, nxo, v, lanes[v], mask, allowed, values, s, t)
+            _joker_rolls(e, ends, v, lanes[v], values, s, t)
 
 
 @njit(cache=True)
-def _last_roll(e, box, pts, ubo, ybo, nxo, rows, nxt, ub, boxes, allowed, t):
+def _last_roll(e, ends, rows, nxt, ub, boxes, allowed, t):
     """Each last roll's best box value (kernel._last_roll) and the first box in card order
     within TIE of it (boxes walked backwards, the last good one kept; lanes in registers)."""
+    box, pts, ubo, ybo, nxo = ends
     kernel_last_roll(e, boxes, allowed, rows, t)
     for r in range(e.shape[0]):
         t0, t1, t2, t3 = e[r, 0] - TIE, e[r, 1] - TIE, e[r, 2] - TIE, e[r, 3] - TIE
@@ -198,9 +200,12 @@ def _last_roll(e, box, pts, ubo, ybo, nxo, rows, nxt, ub, boxes, allowed, t):
 
 
 @njit(cache=True)
-def _joker_rolls(e, box, pts, ubo, ybo, nxo, v, state, mask, allowed, values, s, t):
+def _joker_rolls(e, ends, v, state, values, s, t):
     """n of a kind with the Yahtzee box filled, in lane v: the Yahtzee bonus and the joker rule
     (turn._apply_joker, term for term)."""
+    box, pts, ubo, ybo, nxo = ends
+    mask = state // s.n_flags // s.n_upper
+    allowed = allowed_boxes(mask, s)
     yi = s.yahtzee_index
     n_rolls, n_boxes = t.score.shape
     y = state % s.n_flags
