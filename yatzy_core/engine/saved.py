@@ -31,7 +31,8 @@ from ..game.states import OVERHEAD, StateSpace
 from .solver import LOUD_BYTES, SolveWarning, _bar, available_memory
 from .turn import Turn, best_subkeeper, box_values, keeper_values
 
-__all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_turn", "saved_memory"]
+__all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_turn", "saved_memory",
+           "whole_saved_solution", "WHOLE_TABLE_BYTES"]
 
 BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
 
@@ -153,6 +154,33 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
     solution = SavedSolution(rules, layers, time.perf_counter() - start)
     solution.before = before
     return solution
+
+
+WHOLE_TABLE_BYTES = 1_500_000_000   # a whole saved-roll table solved on demand (coach, player)
+_whole: dict = {}
+
+
+def whole_saved_solution(rules: str | Rules, solution: SavedSolution | None = None) -> SavedSolution:
+    """Every layer of a saved-roll game, for play from the empty card: `solution` when given
+    (checked), else solved once per process when it needs at most WHOLE_TABLE_BYTES; a larger game
+    (Maxi Yatzy: 16.2 GB at the peak of its solve in float64, 8.7 in float32) is a ValueError saying so, never a
+    silent solve."""
+    rules = get_rules(rules)
+    if solution is not None:
+        if not isinstance(solution, SavedSolution) or solution.rules != rules or solution.before:
+            raise ValueError(f"solution must be solve_saved({rules.name!r}) of the whole game")
+        if any(layer is None for layer in solution.layers):
+            raise ValueError("solution must keep every layer: solve_saved(..., keep=None)")
+        return solution
+    if rules not in _whole:
+        need = saved_memory(rules)
+        if need > WHOLE_TABLE_BYTES:
+            raise ValueError(f"rules {rules.name!r} with saved rolls are played from their whole table: "
+                             f"about {need / 1e9:.1f} GB in float64 ({saved_memory(rules, 4) / 1e9:.1f} GB "
+                             f"in float32), more than the {WHOLE_TABLE_BYTES / 1e9:.1f} GB solved on demand; "
+                             "give solution=solve_saved(rules, dtype=np.float32)")
+        _whole[rules] = solve_saved(rules, progress=False)
+    return _whole[rules]
 
 
 def saved_memory(rules: Rules, itemsize: int = 8, keep: int | None = None, before: int = 0) -> int:
