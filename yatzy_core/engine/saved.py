@@ -32,7 +32,7 @@ from .solver import LOUD_BYTES, SolveWarning, _bar, available_memory
 from .turn import Turn, best_subkeeper, box_values, keeper_values
 
 __all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_turn", "saved_memory",
-           "whole_saved_solution", "WHOLE_TABLE_BYTES"]
+           "whole_saved_solution", "WHOLE_TABLE_BYTES", "SavedColumn"]
 
 BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
 
@@ -58,7 +58,6 @@ class SavedSolution:
     space: StateSpace = field(init=False, repr=False)
     rank: np.ndarray = field(init=False, repr=False)
     before: int = 0
-    flats: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         self.space = StateSpace(self.rules)
@@ -84,20 +83,43 @@ class SavedSolution:
         per_set = space.n_upper * space.n_flags
         return float(self.layers[used][self.rank[mask] * per_set + capped * space.n_flags + flag, saved])
 
-    def flat(self, saved: int) -> np.ndarray:
+    def flat(self, saved: int) -> "SavedColumn":
         """The start-of-turn value of every state (StateSpace index) with `saved` rolls saved,
-        0 where a layer cannot hold that many (no game reads those); kept once made."""
-        if saved not in self.flats:
-            self.flats[saved] = self._flat(saved)
-        return self.flats[saved]
+        0 where a layer cannot hold that many (no game reads those), read from the layers."""
+        return SavedColumn(self, saved)
 
-    def _flat(self, saved: int) -> np.ndarray:
-        space, n = self.space, self.rules.n_boxes
-        out = np.zeros((1 << n, space.n_upper * space.n_flags))
-        for used, layer in enumerate(self.layers):
-            if layer is not None and saved < layer.shape[1]:
-                out[space.boxes_used == used] = layer[:, saved].reshape(-1, out.shape[1])
-        return out.reshape(-1)
+
+class SavedColumn:
+    """One saved count's start-of-turn values, indexed by StateSpace index like a flat array
+    (what `turn.box_values` reads) but read from the layers when indexed, never built: one
+    column of Maxi Yatzy is 0.7 GB in float64, and a turn may read 41 of them.
+
+    >>> from yatzy_core.game.scoring import Box, total
+    >>> game = Rules("chance-twice", (Box("a", total), Box("b", total)), upper_bonus=0, n_dice=1,
+    ...              rolls_per_turn=2, saved_rolls=True)
+    >>> solved = solve_saved(game, progress=False)
+    >>> solved.flat(1)[np.array([solved.space.index(0b01, 0, 0)])].round(6).tolist()
+    [4.666667]
+    """
+
+    def __init__(self, solution: SavedSolution, saved: int):
+        self.solution, self.saved = solution, saved
+        self.shape = (solution.space.size,)
+
+    def __getitem__(self, index) -> np.ndarray:
+        solution, space = self.solution, self.solution.space
+        per_set = space.n_upper * space.n_flags
+        mask, rest = np.divmod(np.asarray(index, dtype=np.int64), per_set)
+        used = space.boxes_used[mask]
+        out = np.zeros(mask.shape)
+        for k in np.unique(used):
+            layer = solution.layers[k]
+            if layer is None:
+                raise ValueError(f"the layer of {k} boxes used was not kept (solve with keep=None)")
+            if self.saved < layer.shape[1]:
+                at = used == k
+                out[at] = layer[solution.rank[mask[at]] * per_set + rest[at], self.saved]
+        return out
 
 
 def box_set_rank(n_boxes: int) -> np.ndarray:
