@@ -13,6 +13,15 @@ layers are held at a time: 5.3 GB at the largest), and writes results/maxi-yatzy
 time, the peak RSS, the value of the saving rule (against results/maxi-yatzy-no-saved-rolls.json)
 and sha256s of the first layers' values and of the readings.
 
+Optimal games (--play): every layer kept, in float32 tables (7.5 GB; float64 would be 15 GB): a
+float32 value is within about 1e-5 points of the float64 one (the float32 check above), so the
+policy's choices are optimal to about 1e-5 points; then GAMES seeded games (`play_saved`), their
+mean against the solved value in standard errors, the rolls banked over the game, the time and
+the peak RSS, added to results/maxi-yatzy.json as readings["maxi-yatzy"]["optimal_games"]:
+
+    nice -n 10 /usr/bin/time -v .venv/bin/python benchmarks/maxi_saved_rolls.py --play 10000
+    .venv/bin/python benchmarks/maxi_saved_rolls.py --play 200 --boxes 8   # a check: prints only
+
 The work ratio (--ratio, also in a full run): the first 14 boxes of the card solved without saved
 rolls (the baseline, `solver.solve`) and with them, in this process, against the model: a state
 with k boxes used runs 3 + 2k stages instead of 3, weighted by the distinct states of each layer.
@@ -34,6 +43,7 @@ from yatzy_core.engine.cache import rules_fingerprint
 from yatzy_core.engine.saved import most_saved, solve_saved
 from yatzy_core.game.rules import get_rules
 from yatzy_core.game.states import StateSpace
+from yatzy_core.players.saved_play import play_saved
 from yatzy_core.version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,11 +105,63 @@ def layer_sha256(solution) -> str:
     return h.hexdigest()
 
 
+def optimal_games(games: int, n_boxes: int, seed: int = 2026) -> dict:
+    """Solve every layer in float32 and play `games` seeded optimal games: the mean with its
+    standard error, the z-score against the solved value (float64, results/maxi-yatzy.json, for
+    the whole card; the float32 solve's own value for a shorter card), the rolls banked."""
+    maxi = get_rules("maxi-yatzy")
+    rules = maxi if n_boxes == maxi.n_boxes else maxi.with_(name=f"maxi-first-{n_boxes}",
+                                                           boxes=maxi.boxes[:n_boxes])
+    solution = solve_saved(rules, progress=True, dtype=np.float32, keep=None)
+    print(f"solved every layer in float32: {solution.expected_score:.4f} in {solution.seconds:.1f} s, "
+          f"peak RSS {peak_rss_mb():.0f} MB", flush=True)
+    start = time.perf_counter()
+    played = play_saved(solution, games, seed=seed)
+    seconds = time.perf_counter() - start
+    totals = played.frame["total"].to_numpy(dtype=np.float64)
+    mean, se = totals.mean(), totals.std(ddof=1) / np.sqrt(games)
+    solved = (json.loads(RESULT.read_text())["readings"]["maxi-yatzy"]["expected_score"]
+              if rules is maxi else round(solution.expected_score, 4))
+    banked = played.saved.mean(axis=0)
+    out = {"games": games, "seed": seed, "dtype": "float32", "mean": round(mean, 4), "standard_error": round(se, 4),
+           "solved_value": solved, "z": round((mean - solved) / se, 2),
+           "mean_saved_at_turn_start": [round(float(b), 3) for b in banked[:-1]],
+           "mean_saved_at_end": round(float(banked[-1]), 3), "most_saved": int(played.saved.max()),
+           "solve_seconds": round(solution.seconds, 1), "play_seconds": round(seconds, 1),
+           "peak_rss_mb": round(peak_rss_mb())}
+    print(f"{games:,} optimal games: mean {mean:.4f} +- {se:.4f} (SE), solved {solved}, z = {out['z']:+.2f}; "
+          f"rolls banked at the end {out['mean_saved_at_end']} on average, at most {out['most_saved']}; "
+          f"played in {seconds:.1f} s, peak RSS {peak_rss_mb():.0f} MB", flush=True)
+    print("mean rolls saved at the start of each turn:", out["mean_saved_at_turn_start"], flush=True)
+    return out
+
+
+def add_games(games: dict) -> None:
+    """Add the games to results/maxi-yatzy.json; the checksum is over the readings as before."""
+    record = json.loads(RESULT.read_text())
+    record["readings"]["maxi-yatzy"]["optimal_games"] = games
+    record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
+    record["optimal_games_command"] = "nice -n 10 python benchmarks/maxi_saved_rolls.py --play " + str(games["games"])
+    RESULT.write_text(json.dumps(record, indent=2) + "\n")
+    print(f"wrote {RESULT.relative_to(ROOT)}")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ratio", action="store_true", help="only measure the work ratio and print it")
-    if parser.parse_args(argv).ratio:
+    parser.add_argument("--play", type=int, metavar="GAMES", help="solve every layer in float32 and play GAMES games")
+    parser.add_argument("--boxes", type=int, default=20, help="with --play: the first BOXES boxes of the card "
+                        "(fewer than 20: printed, not written)")
+    args = parser.parse_args(argv)
+    if args.ratio:
         print(json.dumps(work_ratio(), indent=2))
+        return 0
+    if args.play is not None:
+        if args.play < 2 or not 1 <= args.boxes <= 20:
+            parser.error("--play needs at least 2 games and --boxes 1..20")
+        games = optimal_games(args.play, args.boxes)
+        if args.boxes == 20:
+            add_games(games)
         return 0
     rules = get_rules("maxi-yatzy")
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ..engine.position import Position
-from ..engine.saved import SavedSolution, saved_memory, saved_turn, solve_saved
+from ..engine.saved import SavedSolution, saved_memory, saved_turn, solve_saved, whole_saved_solution
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
 from ..engine.subgame import full_table_at_hand, subgame_rules
@@ -42,7 +42,7 @@ def rest_of_game(position: Position) -> Position:
                     position.yahtzee_bonus)
 
 
-def advise(position: Position, solution: Solution | None = None, use_cache: bool = True, *,
+def advise(position: Position, solution: Solution | SavedSolution | None = None, use_cache: bool = True, *,
            objective: AdviceObjective = MEAN) -> list[Advice]:
     """Every distinct choice in this position, best first, valued for `objective`: `MaxMean()`
     (expected points still to come), `AtLeast(total, points)`, `Beat(score, points)` or
@@ -51,7 +51,8 @@ def advise(position: Position, solution: Solution | None = None, use_cache: bool
     For the mean, without a `solution` the full game's table is used when it is at hand (in
     memory, cached, or a small game); else only the game of the open boxes is solved
     (`rest_of_game`), so a late Maxi Yatzy position never needs the 57M-state table.
-    use_cache=False solves afresh. The goals are `goals.goal_advice` and `goals.risk_advice`.
+    use_cache=False solves afresh. A game with saved rolls takes a whole `saved.SavedSolution`
+    or solves the game of its open boxes. The goals are `goals.goal_advice` and `goals.risk_advice`.
 
     >>> ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2))
     >>> {**ranked[0].to_dict(), "expected": round(ranked[0].expected, 4)}   # --json: full precision
@@ -63,13 +64,17 @@ def advise(position: Position, solution: Solution | None = None, use_cache: bool
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position (see Position.make), got {type(position).__name__}")
+    if position.rules.saved_rolls and isinstance(solution, SavedSolution):
+        if not isinstance(objective, MaxMean):
+            raise ValueError("a game with saved rolls is advised for the mean only")
+        return _saved_advice_from(position, whole_saved_solution(position.rules, solution))
     if solution is not None and not isinstance(solution, Solution):
         hint = " (an objective goes as objective=...)" if isinstance(solution, (AtLeast, Beat, Risk, MaxMean)) else ""
         raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}{hint}")
     if position.rules.saved_rolls:
         if solution is not None or not isinstance(objective, MaxMean):
             raise ValueError("a game with saved rolls is advised for the mean only, from the game "
-                             "of its open boxes (no solution or objective can be given)")
+                             "of its open boxes or a whole SavedSolution (no other solution or objective)")
         return _saved_advice(position)
     if not isinstance(objective, MaxMean):
         if solution is not None:
@@ -101,6 +106,12 @@ def _saved_advice(position: Position) -> list[Advice]:
     final = np.full((rules.n_boxes,) + turn.final.shape[1:], -np.inf)
     final[[rules.box_index(name) for name in rest.box_names]] = turn.final
     return choices(position, replace(turn, final=final), lambda a: a)
+
+
+def _saved_advice_from(position: Position, solved: SavedSolution) -> list[Advice]:
+    """The choices of a saved-roll position read from the whole game's table (the coach's):
+    the same numbers as the game of the open boxes gives."""
+    return choices(position, saved_turn(solved, position.state(solved.space), position.rolls_left), lambda a: a)
 
 
 SAVED_ADVICE_BYTES = 1_500_000_000   # every layer of the open boxes' game is kept for the turn

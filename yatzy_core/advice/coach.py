@@ -18,7 +18,7 @@ Nothing here imports widgets; `yatzy_core.ui.widgets_coach` is only a view of a 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from .advisor import Advice, advise
 from ..engine.position import Position, parse_dice
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
+from ..engine.saved import SavedSolution, whole_saved_solution
 from ..engine.solver import Solution
 from ..players.thumb import broken_rule as _broken_rule
 from ..engine.turn import TIE
@@ -127,12 +128,18 @@ class Game:
     """A game in progress: the position now, the moves made and the points scored.
 
     `seed` (an int or a numpy Generator) draws every roll you do not give yourself; `dice` is the
-    first roll. An illegal move raises ValueError and leaves the game as it was.
+    first roll. An illegal move raises ValueError and leaves the game as it was. In a game with
+    saved rolls (`rules.saved_rolls`) scoring with rerolls left banks them: the next turn's
+    `position.rolls_left` adds them to its own, and `saved` counts the bank; the solution is then a
+    whole `saved.SavedSolution` (solved here for a small game, `saved.whole_saved_solution`).
     """
 
-    def __init__(self, rules: str | Rules = "yatzy", seed=None, dice=None, solution: Solution | None = None):
+    def __init__(self, rules: str | Rules = "yatzy", seed=None, dice=None,
+                 solution: Solution | SavedSolution | None = None):
         self.rules = get_rules(rules)
-        self.solution = solution_for(self.rules, solution)
+        self.solution = (whole_saved_solution(self.rules, solution) if self.rules.saved_rolls
+                         else solution_for(self.rules, solution))
+        self.turn_saved = 0   # saved rolls: those banked when this turn began (after the game, at its end)
         self.rng = _rng(seed)
         if dice is None:
             dice = self.rng.integers(1, self.rules.faces + 1, size=self.rules.n_dice)
@@ -151,6 +158,12 @@ class Game:
     def turn(self) -> int:
         """The turn being played, 1-based (the number of boxes filled + 1)."""
         return len(self.scores) + 1
+
+    @property
+    def saved(self) -> int:
+        """Saved rolls in the bank now (0 without saved rolls): a turn spends its own rerolls
+        first, so the bank is the smaller of the rolls saved before it and the rerolls left."""
+        return self.turn_saved if self.over else min(self.turn_saved, self.position.rolls_left)
 
     def _now(self) -> Position:
         if self.position is None:
@@ -182,6 +195,10 @@ class Game:
         ranked = advise(position, self.solution)
         choice = next(a for a in ranked if a.box == box)    # with rerolls left: "score BOX now"
         following = position.score(box, next_dice=next_dice, rng=self.rng)   # checks next_dice
+        if self.rules.saved_rolls:     # the rerolls left are banked for the turns to come
+            self.turn_saved = position.rolls_left
+            if following is not None:
+                following = replace(following, rolls_left=following.rolls_left + position.rolls_left)
         decision = Decision(self.turn, position, choice, ranked[0], points, bonus)
         self.scores[box] = points - bonus
         self.bonus += bonus

@@ -31,7 +31,8 @@ from ..game.states import OVERHEAD, StateSpace
 from .solver import LOUD_BYTES, SolveWarning, _bar, available_memory
 from .turn import Turn, best_subkeeper, box_values, keeper_values
 
-__all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_turn", "saved_memory"]
+__all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_turn", "saved_memory",
+           "whole_saved_solution", "WHOLE_TABLE_BYTES", "SavedColumn"]
 
 BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
 
@@ -57,7 +58,6 @@ class SavedSolution:
     space: StateSpace = field(init=False, repr=False)
     rank: np.ndarray = field(init=False, repr=False)
     before: int = 0
-    flats: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
         self.space = StateSpace(self.rules)
@@ -83,20 +83,43 @@ class SavedSolution:
         per_set = space.n_upper * space.n_flags
         return float(self.layers[used][self.rank[mask] * per_set + capped * space.n_flags + flag, saved])
 
-    def flat(self, saved: int) -> np.ndarray:
+    def flat(self, saved: int) -> "SavedColumn":
         """The start-of-turn value of every state (StateSpace index) with `saved` rolls saved,
-        0 where a layer cannot hold that many (no game reads those); kept once made."""
-        if saved not in self.flats:
-            self.flats[saved] = self._flat(saved)
-        return self.flats[saved]
+        0 where a layer cannot hold that many (no game reads those), read from the layers."""
+        return SavedColumn(self, saved)
 
-    def _flat(self, saved: int) -> np.ndarray:
-        space, n = self.space, self.rules.n_boxes
-        out = np.zeros((1 << n, space.n_upper * space.n_flags))
-        for used, layer in enumerate(self.layers):
-            if layer is not None and saved < layer.shape[1]:
-                out[space.boxes_used == used] = layer[:, saved].reshape(-1, out.shape[1])
-        return out.reshape(-1)
+
+class SavedColumn:
+    """One saved count's start-of-turn values, indexed by StateSpace index like a flat array
+    (what `turn.box_values` reads) but read from the layers when indexed, never built: one
+    column of Maxi Yatzy is 0.7 GB in float64, and a turn may read 41 of them.
+
+    >>> from yatzy_core.game.scoring import Box, total
+    >>> game = Rules("chance-twice", (Box("a", total), Box("b", total)), upper_bonus=0, n_dice=1,
+    ...              rolls_per_turn=2, saved_rolls=True)
+    >>> solved = solve_saved(game, progress=False)
+    >>> solved.flat(1)[np.array([solved.space.index(0b01, 0, 0)])].round(6).tolist()
+    [4.666667]
+    """
+
+    def __init__(self, solution: SavedSolution, saved: int):
+        self.solution, self.saved = solution, saved
+        self.shape = (solution.space.size,)
+
+    def __getitem__(self, index) -> np.ndarray:
+        solution, space = self.solution, self.solution.space
+        per_set = space.n_upper * space.n_flags
+        mask, rest = np.divmod(np.asarray(index, dtype=np.int64), per_set)
+        used = space.boxes_used[mask]
+        out = np.zeros(mask.shape)
+        for k in np.unique(used):
+            layer = solution.layers[k]
+            if layer is None:
+                raise ValueError(f"the layer of {k} boxes used was not kept (solve with keep=None)")
+            if self.saved < layer.shape[1]:
+                at = used == k
+                out[at] = layer[solution.rank[mask[at]] * per_set + rest[at], self.saved]
+        return out
 
 
 def box_set_rank(n_boxes: int) -> np.ndarray:
@@ -153,6 +176,33 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
     solution = SavedSolution(rules, layers, time.perf_counter() - start)
     solution.before = before
     return solution
+
+
+WHOLE_TABLE_BYTES = 1_500_000_000   # a whole saved-roll table solved on demand (coach, player)
+_whole: dict = {}
+
+
+def whole_saved_solution(rules: str | Rules, solution: SavedSolution | None = None) -> SavedSolution:
+    """Every layer of a saved-roll game, for play from the empty card: `solution` when given
+    (checked), else solved once per process when it needs at most WHOLE_TABLE_BYTES; a larger game
+    (Maxi Yatzy: 16.2 GB at the peak of its solve in float64, 8.7 in float32) is a ValueError saying so, never a
+    silent solve."""
+    rules = get_rules(rules)
+    if solution is not None:
+        if not isinstance(solution, SavedSolution) or solution.rules != rules or solution.before:
+            raise ValueError(f"solution must be solve_saved({rules.name!r}) of the whole game")
+        if any(layer is None for layer in solution.layers):
+            raise ValueError("solution must keep every layer: solve_saved(..., keep=None)")
+        return solution
+    if rules not in _whole:
+        need = saved_memory(rules)
+        if need > WHOLE_TABLE_BYTES:
+            raise ValueError(f"rules {rules.name!r} with saved rolls are played from their whole table: "
+                             f"about {need / 1e9:.1f} GB in float64 ({saved_memory(rules, 4) / 1e9:.1f} GB "
+                             f"in float32), more than the {WHOLE_TABLE_BYTES / 1e9:.1f} GB solved on demand; "
+                             "give solution=solve_saved(rules, dtype=np.float32)")
+        _whole[rules] = solve_saved(rules, progress=False)
+    return _whole[rules]
 
 
 def saved_memory(rules: Rules, itemsize: int = 8, keep: int | None = None, before: int = 0) -> int:

@@ -34,8 +34,10 @@ class SavedGames:
     saved: np.ndarray
 
 
-def play_saved(solution: SavedSolution, games: int, seed: int = 0) -> SavedGames:
-    """`games` optimal games from the empty card (the solution must keep every layer)."""
+def play_saved(solution: SavedSolution, games: int, seed: int = 0, cached: int = 2000) -> SavedGames:
+    """`games` optimal games from the empty card (the solution must keep every layer). The turns
+    worked out are kept for states met again, up to `cached` of them (then forgotten: a turn of
+    Maxi Yatzy with many saved rolls holds about a MB)."""
     rules = solution.rules
     if any(layer is None for layer in solution.layers):
         raise ValueError("playing needs every layer: solve_saved(..., keep=None)")
@@ -49,6 +51,8 @@ def play_saved(solution: SavedSolution, games: int, seed: int = 0) -> SavedGames
             saved[g, turn] = left
             key = (int(solution.space.index(mask, upper, 0)), rules.rolls_per_turn - 1 + left)
             if key not in stages:
+                if len(stages) >= cached:
+                    stages.clear()
                 stages[key] = saved_stages(solution, *key)
             box, roll, left = _turn(rules, rng, stages[key], key[1])
             gained = int(rules.score_table[roll, box])

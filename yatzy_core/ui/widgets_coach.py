@@ -34,8 +34,7 @@ from ..advice.advisor import Advice, advise
 from ..engine.cache import rules_fingerprint
 from ..advice.coach import Decision, Game
 from ..advice.gamelog import dumps, loads, paper_game, undo
-from ..game.rules import get_rules, rule_names
-from ..engine.solutions import solution_for
+from ..game.rules import Rules, get_rules, rule_names
 from .coach_goal import GoalPanel
 from .coach_log import LogPanel
 from .coach_outlook import Outlook
@@ -55,11 +54,16 @@ def _seed(text: str) -> int | None:
     return int(text) if text else None
 
 
-def offered(rules) -> str:
-    """`rules` if the coach offers it (the rule sets of its menu), else ValueError naming rules:
-    the others are too big to solve in a notebook (maxi-yatzy) or not built in."""
+def offered(rules) -> str | Rules:
+    """`rules` if the coach offers it: a rule set of its menu, a built-in game with saved rolls
+    (maxi-yatzy: played from its whole table, given as the coach's solution) or a Rules value (a
+    rule file, added to the menu); else ValueError naming rules (the other built-ins are too big
+    to solve in a notebook)."""
+    if isinstance(rules, Rules):
+        return rules
     names = rule_names()
-    if not isinstance(rules, str) or rules not in names:
+    saving = [n for n in rule_names(include_new=True) if get_rules(n).saved_rolls]
+    if not isinstance(rules, str) or rules not in names + saving:
         shown = rules if isinstance(rules, str) else type(rules).__name__
         raise ValueError(f"rules {shown[:40]!r} are not offered by the coach; choose one of: {', '.join(names)}")
     return rules
@@ -112,21 +116,37 @@ class CoachApp(HasTraits):
     feedback = Unicode("")
     source = Unicode("")                   # "" (dealt here), "loaded log" or "paper game"
 
-    def __init__(self, rules: str = "yatzy", seed: int | None = None, show_advice: bool = False,
-                 outlook: bool = True):
-        super().__init__(rules=offered(rules), seed=seed, show_advice=show_advice)
+    def __init__(self, rules: str | Rules = "yatzy", seed: int | None = None, show_advice: bool = False,
+                 outlook: bool = True, solution=None):
+        chosen = offered(rules)
+        super().__init__(rules=get_rules(chosen).name, seed=seed, show_advice=show_advice)
+        self.extra = None if chosen in rule_names() else chosen   # a rule set outside the menu
+        self.solution = solution   # used for the rules it solves (a saved-roll game's SavedSolution)
         self._syncing = False
         self._build(outlook)
         self.new_game()
 
     # -- the model
     def new_game(self, rules: str | None = None, seed: int | None | str = "same", dice=None) -> "CoachApp":
-        """Start again (same rules and seed unless given)."""
-        self.rules = self.rules if rules is None else offered(rules)
-        self.seed = self.seed if seed == "same" else seed
-        self.source = ""
-        self.feedback = ""
-        return self._set_game(Game(self.rules, seed=self.seed, dice=dice, solution=solution_for(self.rules)))
+        """Start again (same rules and seed unless given). A game with saved rolls too big to
+        solve here (maxi-yatzy) without its table given raises ValueError saying how big it is."""
+        asked = self.rules if rules is None else rules
+        chosen = offered(self._chosen(asked) if isinstance(asked, str) else asked)
+        seed = self.seed if seed == "same" else seed
+        given = self.solution if self.solution is not None and self.solution.rules == get_rules(chosen) else None
+        game = Game(chosen, seed=seed, dice=dice, solution=given)
+        if chosen not in rule_names():
+            self.extra = chosen
+        self.seed, self.source, self.feedback = seed, "", ""
+        return self._set_game(game)
+
+    def _chosen(self, name: str) -> str | Rules:
+        """The rules a menu entry names (the extra entry: the Rules value it came from)."""
+        return self.extra if self.extra is not None and get_rules(self.extra).name == name else name
+
+    def _menu(self) -> list[str]:
+        extra = [] if self.extra is None else [get_rules(self.extra).name]
+        return rule_names() + [name for name in extra if name not in rule_names()]
 
     def _set_game(self, game: Game) -> "CoachApp":
         self.goal.reset()
@@ -163,9 +183,10 @@ class CoachApp(HasTraits):
         dealt = self.source or ("random dice" if self.seed is None else f"seed {self.seed}")
         head = f"{g.rules.name} · {dealt} · turn {min(g.turn, g.rules.n_boxes)} of {g.rules.n_boxes}"
         tail = f"move {len(g.decisions)} · score {g.total}"
+        saved = f" · Saved rolls: {g.saved}" if g.rules.saved_rolls else ""
         if g.over:
-            return f"{head} · game over · {tail}"
-        return f"{head} · {g.position.rolls_left} rerolls left · {tail}"
+            return f"{head} · game over{saved} · {tail}"
+        return f"{head} · {g.position.rolls_left} rerolls left{saved} · {tail}"
 
     def toggle_hold(self, i: int, on: bool | None = None) -> "CoachApp":
         """Hold die i (or release it); `on` None flips it."""
@@ -188,7 +209,9 @@ class CoachApp(HasTraits):
 
     def enter(self, box: str | None = None) -> Decision | None:
         """Score `box`, or with none the box the advisor would score these dice in now."""
-        if box is None and not self.game.over:
+        if box is None and not self.game.over and self.game.rules.saved_rolls:   # rolls left are saved
+            box = next(a.box for a in self.game.advice() if a.action == "box")
+        elif box is None and not self.game.over:
             last = dataclasses.replace(self.game.position, rolls_left=0)
             box = advise(last, self.game.solution)[0].box
         return self.score(box)
@@ -235,7 +258,7 @@ class CoachApp(HasTraits):
 
     def grade_paper(self, text: str) -> "CoachApp":
         """Grade a game played on paper (one turn a line, `gamelog.paper_game`) in the rules shown."""
-        return self._load(lambda: paper_game(self.rules_w.value, text), "paper game")
+        return self._load(lambda: paper_game(self._chosen(self.rules_w.value), text), "paper game")
 
     def grade_to_beat(self, score: int, game: Game | None = None) -> list:
         """The moves so far (of `game`, default the one on screen) graded by the chance to beat
@@ -273,14 +296,17 @@ class CoachApp(HasTraits):
     def _after_move(self) -> "CoachApp":
         self.held = (False,) * self.game.rules.n_dice
         self._render()
-        self.outlook.show(self.game)
+        if self.game.rules.saved_rolls:    # the exact distribution does not know saved rolls
+            self.outlook.widget.layout.display = "none"
+        else:
+            self.outlook.show(self.game)
         return self
 
     # -- the view
     def _build(self, outlook: bool) -> None:
         self.out = W.Output()
         capture = self.out.capture()
-        self.rules_w = classed(W.Dropdown(options=rule_names(), value=self.rules, description="Rules",
+        self.rules_w = classed(W.Dropdown(options=self._menu(), value=self.rules, description="Rules",
                                           layout=W.Layout(width="260px")), "yc-coach-rules")
         self.seed_w = classed(W.Text(description="Seed", placeholder="random",
                                      value="" if self.seed is None else str(self.seed),
@@ -342,13 +368,17 @@ class CoachApp(HasTraits):
             table.over = game.over
             table.can_roll = not game.over and game.position.rolls_left > 0
             table.can_undo = bool(game.decisions)
-            table.roll_label = (f"Reroll {free} dice" if free else "Reroll none (keep all)") \
+            spends = " (a saved roll)" if game.rules.saved_rolls and not game.over \
+                and game.position.rolls_left <= game.saved else ""
+            table.roll_label = (f"Reroll {free} dice{spends}" if free else "Reroll none (keep all)") \
                 if table.can_roll else "No rerolls left: score a box"
 
     def _render(self) -> None:
         game = self.game
         self._syncing = True
         try:
+            if list(self.rules_w.options) != self._menu():
+                self.rules_w.options = self._menu()
             self.rules_w.value = self.rules
             self.seed_w.value = "" if self.seed is None else str(self.seed)
             self.show_w.value = self.show_advice
