@@ -1,5 +1,5 @@
 """The beat policy's ties on whole games (issue 10, not a test): W(start, n) by
-`goal_play.tie_table` along the cached whole target table, then P(second wins / tie / first
+`policy_play.tie_table` along the cached whole target table, then P(second wins / tie / first
 wins) when the second player plays to beat the first's known max-mean score. Compiled (the
 policy's lane kernel, states in parallel; ties among equally likely choices broken by the mean,
 as the forward pass breaks them); stored in results/targets.json.
@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from yatzy_core.objectives.distribution import score_distribution
-from yatzy_core.objectives.goal_play import tie_table
-from yatzy_core.advice.goals import second_player
+from yatzy_core.objectives.policy_play import tie_table
+from yatzy_core.advice.objective_advice import second_player
 from yatzy_core.objectives.targets import N_MAX, target_table
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"

@@ -1,6 +1,6 @@
 """The whole-game frontier (not a test): mean, std and P(total >= 200/250/300) of the target
 policy for T = 150 .. 350 (step 25) and of the risk policy for theta in -0.2 .. 0.2, each by
-the compiled forward pass (`goal_play.target_play`, `risk_play`) from the cached tables; writes
+the compiled forward pass (`policy_play.target_play`, `risk_play`) from the cached tables; writes
 results/frontier.json (command, time, machine and load, a checksum of the readings).
 
     NUMBA_NUM_THREADS=2 PYTHONPATH=. python benchmarks/frontier.py [rules ...]
@@ -24,7 +24,7 @@ import numpy as np
 from yatzy_core.engine.cache import rules_fingerprint
 from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.distribution import score_distribution
-from yatzy_core.objectives.goal_play import risk_play, target_play
+from yatzy_core.objectives.policy_play import risk_play, target_play
 from yatzy_core.objectives.targets import N_MAX, risk_table, target_table, theta_range
 from yatzy_core.version import __version__
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from yatzy_core.engine.cache import rules_fingerprint
 from yatzy_core.objectives.distribution import score_distribution
-from yatzy_core.advice.goals import second_player
+from yatzy_core.advice.objective_advice import second_player
 from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.targets import N_MAX, solve_targets, target_table
 from yatzy_core.version import __version__

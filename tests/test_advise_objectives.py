@@ -7,8 +7,8 @@ import pytest
 import yatzy_core
 from yatzy_core.advice.advisor import Advice, advise
 from yatzy_core.advice.coach import Game
-from yatzy_core.advice.goals import goal_advice, risk_advice
-from yatzy_core.advice.objectives import AtLeast, Beat, MaxMean, Risk
+from yatzy_core.advice.objective_advice import target_advice, risk_advice
+from yatzy_core.objectives.objective import AtLeast, Beat, MaxMean, Risk
 from yatzy_core.cli.command import main
 from yatzy_core.engine import turn as engine_turn
 from yatzy_core.engine.position import Position
@@ -66,7 +66,7 @@ def test_advice_reads_as_before_for_the_mean():
 def test_beat_and_at_least_are_the_goal_advice():
     p = Position.make("yahtzee", **LATE)
     beat = advise(p, objective=Beat(229, 180))
-    assert beat == advise(p, objective=AtLeast(230, 180)) == goal_advice(p, 180, 230)
+    assert beat == advise(p, objective=AtLeast(230, 180)) == target_advice(p, 180, 230)
     assert beat[0].to_dict() == {"action": "keep", "keep": [6, 6, 6], "probability": beat[0].value, "loss": 0.0}
     assert beat[0].probability == pytest.approx(0.740948, abs=1e-6)
     assert all(a.loss == pytest.approx(beat[0].value - a.value, abs=0) for a in beat)
@@ -132,7 +132,7 @@ def test_choices_equally_likely_are_ordered_by_the_mean(solutions, points, goal)
     """A goal already met (every choice certain) or out of reach (every choice hopeless): the
     choices come in the max-mean order, not "score the first open box now" first."""
     p = Position.make("yahtzee", **LATE)
-    ranked = goal_advice(p, points, goal)
+    ranked = target_advice(p, points, goal)
     assert {a.value for a in ranked} == {1.0 if goal <= points else 0.0}
     assert [a.label for a in ranked] == [a.label for a in advise(p, solutions("yahtzee"))]
     assert ranked[0].label != "score sixes now"
@@ -140,7 +140,7 @@ def test_choices_equally_likely_are_ordered_by_the_mean(solutions, points, goal)
 
 def test_goals_offer_score_now_the_same_way():
     p = Position.make("yahtzee", **LATE)
-    goal, risk = goal_advice(p, 180, 230), risk_advice(p, 0.05)
+    goal, risk = target_advice(p, 180, 230), risk_advice(p, 0.05)
     open_boxes = {n for n in p.rules.box_names if n not in p.used}
     for ranked in (goal, risk):
         assert {a.box for a in ranked if a.action == "box" and a.now} == open_boxes
@@ -185,7 +185,7 @@ def test_the_hint_for_score_now_holds_every_die_and_points_at_the_box(solutions)
 def test_the_explorer_answers_an_unreachable_goal_at_once():
     """1900 is past any Yahtzee game (1,575): no table is needed, so the explorer must not ask
     for one (`yatzy solve --goal 1900` builds none)."""
-    from yatzy_core.ui.objectives import objective_rows, play_for
+    from yatzy_core.ui.play_for import objective_rows, play_for
     p = Position.make("yahtzee", dice="11112", rolls_left=2)
     assert play_for(p, "reach", scored=0, total=1900) == AtLeast(1900, 0)
     _, rows, _ = objective_rows(p, "reach", scored=0, total=1900)
@@ -204,6 +204,6 @@ def test_a_target_table_too_small_for_the_goal_is_refused():
     p = Position.make(rules, used=set(rules.box_names) - {"ones", "chance"}, upper_total=0,
                       dice="66666", rolls_left=0)
     small = solve_targets(rules, 10, within=p.mask)
-    assert goal_advice(p, points=0, goal=10, targets=small)[0].probability == 1.0   # chance 30
+    assert target_advice(p, points=0, goal=10, targets=small)[0].probability == 1.0   # chance 30
     with pytest.raises(ValueError, match="targets answer at most 10"):
-        goal_advice(p, points=0, goal=20, targets=small)                          # 20 <= 35 to gain
+        target_advice(p, points=0, goal=20, targets=small)                          # 20 <= 35 to gain

@@ -75,7 +75,7 @@ def rule_file(tmp_path_factory):
 @pytest.mark.parametrize("flag, value, goal", [("--goal", "30", 30), ("--beat", "29", 30)])
 def test_goal_and_beat_are_the_target_policys_distribution(capsys, rule_file, flag, value, goal):
     from yatzy_core.game.rulefile import loads
-    from yatzy_core.objectives.goal_play import target_play
+    from yatzy_core.objectives.policy_play import target_play
     from yatzy_core.objectives.targets import solve_targets
     rules = loads(RULE_FILE)
     expected = target_play(solve_targets(rules, 40), goal).distribution

@@ -6,7 +6,7 @@ import pytest
 
 from yatzy_core.engine.position import Position
 from yatzy_core.cli.command import main
-from yatzy_core.advice.goals import goal_advice
+from yatzy_core.advice.objective_advice import target_advice
 
 LATE = ["advise", "--rules", "yahtzee", "--dice", "66612", "--rolls-left", "1", "--upper", "40",
         "--used", "ones,twos,threes,fours,fives,three_of_a_kind,four_of_a_kind,full_house,small_straight"]
@@ -23,7 +23,7 @@ def test_goal_ranks_by_the_probability_of_reaching_it(capsys):
     assert status == 0
     rows = json.loads(out)
     position = Position.make("yahtzee", used=LATE[-1].split(","), upper_total=40, dice="66612", rolls_left=1)
-    want = goal_advice(position, 180, 230)
+    want = target_advice(position, 180, 230)
     assert rows[0] == {"action": "keep", "keep": [6, 6, 6], "probability": want[0].probability, "loss": 0.0}
     assert rows[0]["probability"] == pytest.approx(0.740948, abs=1e-6)
     assert rows[1]["probability"] < rows[0]["probability"]

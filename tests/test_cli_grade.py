@@ -6,7 +6,7 @@ import json
 from yatzy_core.cli import command as cli
 from yatzy_core.advice.coach import play_optimally
 from yatzy_core.advice.gamelog import dumps, paper_game
-from yatzy_core.advice.goal_coach import grade_to_beat
+from yatzy_core.advice.beat_grades import grade_to_beat
 
 PAPER = "11256 11 11136 111 11111 yatzy\n23456 large_straight\n"
 

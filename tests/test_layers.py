@@ -40,9 +40,10 @@ LAYERS = [
     ["engine.compiled.forward"],
     ["engine.compiled.policy_turn"],              # any policy's turn, lanes of needs at once
     ["engine.compiled.policy_forward"],           # ... pushed forwards
+    ["objectives.objective"],                     # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["objectives.targets"],
     ["objectives.distribution"],
-    ["objectives.goal_play"],                     # any policy played forwards, the beat ties
+    ["objectives.policy_play"],                     # any policy played forwards, the beat ties
     ["objectives.midgame"],
     ["players.batch"],                            # many games as arrays
     ["players.strategies"],
@@ -53,20 +54,19 @@ LAYERS = [
     ["players.thumb_exact"],                      # ... measured exactly, learned from optimal play
     ["players.simulation", "players.saved_play"],   # saved_play: games with saved rolls
     ["players.study"],
-    ["advice.objectives"],                        # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["advice.ranking"],                           # Advice, and the one enumeration of the choices
-    ["advice.goals"],
+    ["advice.objective_advice"],
     ["advice.advisor"],
     ["advice.coach"],
     ["advice.gamelog"],
-    ["advice.goal_coach"],                        # moves graded for a score to beat
+    ["advice.beat_grades"],                        # moves graded for a score to beat
     ["cli.args"],
     ["cli.study", "cli.distribution", "cli.grade"],
     ["cli.command"],
-    ["__main__", "ui.objectives"],                # what the explorer ranks by
+    ["__main__", "ui.play_for"],                # what the explorer ranks by
     ["ui.scorecard", "ui.dice_widget"],           # the pad's card and the dice, for both pages
     ["ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.coach_log"],
-    ["ui.coach_outlook", "ui.coach_goal"],
+    ["ui.coach_outlook", "ui.coach_beat"],
     ["ui.widgets_coach", "ui.rules_editor"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}

@@ -10,7 +10,7 @@ from yatzy_core.engine.bruteforce import brute_force_value
 from yatzy_core.engine.compiled.policy_turn import MEAN_MODE
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives.distribution import score_distribution
-from yatzy_core.objectives.goal_play import policy_play, risk_play, target_play
+from yatzy_core.objectives.policy_play import policy_play, risk_play, target_play
 from yatzy_core.objectives.targets import max_total, solve_risk, solve_targets
 
 N = 45

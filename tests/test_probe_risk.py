@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 
 from test_turn import TINY
-from yatzy_core.advice import goals
+from yatzy_core.advice import objective_advice as goals
 from yatzy_core.objectives import targets as targets_module
 from yatzy_core.engine.position import Position
 from yatzy_core.engine.bruteforce import moves, normal_scores, rerolls
 from yatzy_core.engine.cache import cache_path
 from yatzy_core.cli.command import main
-from yatzy_core.objectives.goal_play import risk_distribution
-from yatzy_core.advice.goals import goal_advice, risk_advice
+from yatzy_core.objectives.policy_play import risk_distribution
+from yatzy_core.advice.objective_advice import target_advice, risk_advice
 from yatzy_core.game.rulefile import load
 from yatzy_core.game.rules import Rules, get_rules
 from yatzy_core.objectives.targets import check_theta, max_total, solve_risk, target_table
@@ -164,7 +164,7 @@ def test_a_goal_past_the_most_points_is_answered_at_once(monkeypatch, goal):
     _no_solving(monkeypatch)
     p = Position.make("yahtzee", dice="11112", rolls_left=2)
     start = time.perf_counter()
-    answer = goal_advice(p, 0, goal)
+    answer = target_advice(p, 0, goal)
     assert time.perf_counter() - start < 5
     assert {a.probability for a in answer} == {0.0}
     from yatzy_core.advice.advisor import advise
@@ -177,7 +177,7 @@ def test_a_late_goal_past_the_open_boxes_is_zero_for_every_allowed_box(monkeypat
     rules = get_rules("yahtzee-no-bonus")
     p = Position.make(rules, used=set(rules.box_names) - {"chance", "ones"}, upper_total=63,
                       dice="11111", rolls_left=0)
-    answer = goal_advice(p, 200, 200 + 30 + 5 + 1)     # chance 30 and ones 5 at most
+    answer = target_advice(p, 200, 200 + 30 + 5 + 1)     # chance 30 and ones 5 at most
     assert [(a.box, a.probability) for a in answer] == [("ones", 0.0), ("chance", 0.0)]
 
 

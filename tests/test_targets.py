@@ -10,7 +10,7 @@ import pytest
 from test_turn import TINY, solve_with
 from yatzy_core.engine.bruteforce import brute_force_at_least, brute_force_value
 from yatzy_core.objectives.distribution import score_distribution
-from yatzy_core.advice.goals import play_to_target, second_player
+from yatzy_core.advice.objective_advice import play_to_target, second_player
 from yatzy_core.game.rules import get_rules
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives import targets as targets_module
@@ -147,7 +147,7 @@ def test_two_players_on_a_tiny_game(tiny):
 def test_the_beat_policy_ties_as_its_forward_distribution_says(tiny):
     """W(start, S + 1) - V(start, S + 1) is P(final = S) of the policy playing to beat S: checked
     against that policy's exact distribution (a forward pass, an independent computation)."""
-    from yatzy_core.objectives.goal_play import target_distribution, tie_table
+    from yatzy_core.objectives.policy_play import target_distribution, tie_table
     W = tie_table(tiny)
     start = tiny.vector(0)
     for S in (11, 20, 25, 30, 37):
@@ -163,9 +163,9 @@ def test_the_beat_policy_ties_as_its_forward_distribution_says(tiny):
 
 @pytest.mark.parametrize("goal", [14, 26, 33])
 def test_the_target_policy_played_forwards_reaches_the_computed_probability(tiny, goal):
-    """The exact distribution of the policy (goal_play) hits the goal with V(start, goal), and
+    """The exact distribution of the policy (policy_play) hits the goal with V(start, goal), and
     gives up mean points for it."""
-    from yatzy_core.objectives.goal_play import target_distribution
+    from yatzy_core.objectives.policy_play import target_distribution
     d = target_distribution(tiny, goal)
     assert d.sum() == pytest.approx(1.0, abs=1e-12)
     assert d[goal:].sum() == pytest.approx(tiny.p_at_least(goal), abs=1e-9)   # choices within TIE
@@ -173,7 +173,7 @@ def test_the_target_policy_played_forwards_reaches_the_computed_probability(tiny
 
 
 def test_risk_play_forwards_has_the_utility_it_promised():
-    from yatzy_core.objectives.goal_play import risk_distribution
+    from yatzy_core.objectives.policy_play import risk_distribution
     theta = -0.15
     u = solve_risk(TINY, [theta])[:, 0]
     d = risk_distribution(TINY, theta, u)

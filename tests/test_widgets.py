@@ -166,8 +166,8 @@ def test_a_goal_needs_the_points_and_never_starts_a_long_solve(solutions, monkey
     ex = Explorer(**{**LATE, "scored": None})
     ex.update(objective="reach", goal=230)
     assert "enter the points so far" in ex.message and ex.best_label == "keep 4 6"   # mean kept
-    monkeypatch.setattr("yatzy_core.advice.goals.solve_targets", lambda *a, **k: pytest.fail("solved"))
-    monkeypatch.setattr("yatzy_core.advice.goals.cached_caps", lambda rules: [])   # no whole table cached
+    monkeypatch.setattr("yatzy_core.advice.objective_advice.solve_targets", lambda *a, **k: pytest.fail("solved"))
+    monkeypatch.setattr("yatzy_core.advice.objective_advice.cached_caps", lambda rules: [])   # no whole table cached
     ex.update(rules="yatzy", used=(), upper_total=0, dice=(1, 1, 1, 1, 2), rolls_left=2, scored=0)
     assert "yatzy solve --rules yatzy --goal 230" in ex.message
     assert ex.best_label == "keep 1 1 1 1" and ex.rows[0].value == ex.advice[0].expected
@@ -176,7 +176,7 @@ def test_a_goal_needs_the_points_and_never_starts_a_long_solve(solutions, monkey
 def test_a_risk_appetite_ranks_by_certainty_equivalent(solutions):
     solutions("yahtzee-no-bonus")
     ex = Explorer(**LATE).update(objective="risk", theta=0.3)
-    from yatzy_core.advice.goals import risk_advice
+    from yatzy_core.advice.objective_advice import risk_advice
     want = risk_advice(ex.position, 0.3)
     assert ex.best_label == want[0].label and ex.goal_w.layout.display == "none"
     assert ex.rows[0].value == pytest.approx(200 + want[0].certainty_equivalent, abs=1e-9)

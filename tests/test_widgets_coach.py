@@ -194,8 +194,8 @@ def test_outlook_from_a_position_is_the_midgame_distribution(solutions):
 
 def test_the_coach_grades_a_game_to_beat_a_score():
     """The panel grades on its worker thread, from a table up to the score (a few seconds)."""
-    from yatzy_core.advice.goal_coach import grade_to_beat
-    from yatzy_core.ui.coach_goal import grades_html
+    from yatzy_core.advice.beat_grades import grade_to_beat
+    from yatzy_core.ui.coach_beat import grades_html
     app = CoachApp("yahtzee-no-bonus", seed=3, outlook=False)
     while not app.game.over:
         best = app.best

@@ -18,7 +18,7 @@ from .engine.bruteforce import brute_force_value
 from .engine.cache import get_solution
 from .engine.solutions import solution_for
 from .advice.advisor import Advice, advise, rest_of_game
-from .advice.objectives import AtLeast, Beat, MaxMean, Risk
+from .objectives.objective import AtLeast, Beat, MaxMean, Risk
 from .engine.position import Position
 from .engine.subgame import subgame_rules
 

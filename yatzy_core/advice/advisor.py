@@ -21,7 +21,7 @@ from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
 from ..engine.subgame import full_table_at_hand, subgame_rules
 from ..engine.turn import box_values, evaluate
-from .objectives import MEAN, AdviceObjective, AtLeast, Beat, MaxMean, Risk
+from ..objectives.objective import MEAN, AdviceObjective, AtLeast, Beat, MaxMean, Risk
 from .ranking import Advice, choice_dict, choice_label, choices
 
 __all__ = ["Advice", "advise", "choices", "rest_of_game", "choice_label", "choice_dict"]
@@ -46,13 +46,13 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
            objective: AdviceObjective = MEAN) -> list[Advice]:
     """Every distinct choice in this position, best first, valued for `objective`: `MaxMean()`
     (expected points still to come), `AtLeast(total, points)`, `Beat(score, points)` or
-    `Risk(theta)` (`advice.objectives`). The choices, their order and ties are `choices`'.
+    `Risk(theta)` (`objectives.objective`). The choices, their order and ties are `choices`'.
 
     For the mean, without a `solution` the full game's table is used when it is at hand (in
     memory, cached, or a small game); else only the game of the open boxes is solved
     (`rest_of_game`), so a late Maxi Yatzy position never needs the 57M-state table.
     use_cache=False solves afresh. A game with saved rolls takes a whole `saved.SavedSolution`
-    or solves the game of its open boxes. The goals are `goals.goal_advice` and `goals.risk_advice`.
+    or solves the game of its open boxes. The goals are `objective_advice.target_advice` and `objective_advice.risk_advice`.
 
     >>> ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2))
     >>> {**ranked[0].to_dict(), "expected": round(ranked[0].expected, 4)}   # --json: full precision
@@ -123,11 +123,11 @@ def _open_boxes_solved(rest, before: int) -> SavedSolution:
 
 
 def _goal_advice(position: Position, objective) -> list[Advice]:
-    """The goals' workers (`goals.py`: numba's target kernel, imported only when a goal is asked)."""
-    from .goals import goal_advice, risk_advice
+    """The goals' workers (`objective_advice.py`: numba's target kernel, imported only when a goal is asked)."""
+    from .objective_advice import target_advice, risk_advice
     if isinstance(objective, (AtLeast, Beat)):
         goal = objective.goal
-        return goal_advice(position, goal.points, goal.total)
+        return target_advice(position, goal.points, goal.total)
     if isinstance(objective, Risk):
         return risk_advice(position, objective.theta)
     raise TypeError(f"objective must be MaxMean(), AtLeast, Beat or Risk, got {type(objective).__name__}")

@@ -1,5 +1,5 @@
 """A choice in a position (`Advice`) and the one enumeration of a position's choices, ranked,
-for every objective: `advisor.advise` and the goals' workers (`goals.py`) all list them here.
+for every objective: `advisor.advise` and the other objectives. workers (`objective_advice.py`) all list them here.
 
 >>> Advice("box", None, "large_straight", 261.5314, 0.0, now=True).label
 'score large_straight now'

@@ -97,6 +97,19 @@ def rules_argument(parser) -> None:
                        help="a rule file (TOML) instead of --rules")
 
 
+def objective_flags(parser, ranks: str) -> None:
+    """--goal T, --beat S, --risk THETA, one at most: what `advise` ranks by (`ranks` "rank the choices by") or
+    what `distribution` plays for ("play every turn for"): both commands read the flags alike."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
+                       help=f"{ranks} the chance to reach a final total of at least T")
+    group.add_argument("--beat", type=whole(0, 1999), default=None, metavar="S",
+                       help=f"{ranks} the chance to beat S (a final total of S + 1 or more)")
+    group.add_argument("--risk", type=theta, default=None, metavar="THETA",
+                       help=f"{ranks} the certainty equivalent under E[exp(THETA * points)]: < 0 cautious, "
+                            "> 0 bold; 1e-7 <= |THETA| <= 700 / the rules' most total (0.444 for yahtzee)")
+
+
 def rules_name(value: str) -> str:
     """A rule set `get_rules` knows (checked now; the name is passed on as given)."""
     from ..game.rules import get_rules

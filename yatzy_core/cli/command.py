@@ -26,10 +26,10 @@ import warnings
 
 from ..version import __version__
 from ..advice.advisor import advise
-from ..advice.objectives import AtLeast, Beat, MaxMean, Risk
+from ..objectives.objective import AtLeast, Beat, MaxMean, Risk
 from ..engine.position import Position
 from ..engine.cache import CacheWarning, get_solution
-from .args import MAX_MESSAGE, flag, printable, rules_argument, short, text, theta, whole
+from .args import MAX_MESSAGE, flag, objective_flags, printable, rules_argument, short, text, whole
 from .distribution import add_distribution_parser
 from .grade import add_grade_parser
 from .study import add_simulate_parser, add_study_parser
@@ -112,14 +112,7 @@ def add_advise_parser(subparsers) -> None:
                    help="solve afresh, neither reading nor writing the per-user cache")
     p.add_argument("--points", type=whole(0, 2000), default=None, metavar="P",
                    help="points on the card so far, bonuses included (with --goal or --beat)")
-    goal = p.add_mutually_exclusive_group()
-    goal.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
-                      help="rank by the probability of a final total of at least T")
-    goal.add_argument("--beat", type=whole(0, 2000), default=None, metavar="S",
-                      help="rank by the probability of beating S (a final total of S + 1 or more)")
-    goal.add_argument("--risk", type=theta, default=None, metavar="THETA",
-                      help="rank by certainty equivalent under E[exp(THETA * points)]: < 0 cautious, > 0 bold; "
-                           "1e-7 <= |THETA| <= 700 / the rules' most total (0.444 for yahtzee)")
+    objective_flags(p, "rank the choices by")
     p.set_defaults(run=run_advise)
 
 

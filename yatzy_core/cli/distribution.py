@@ -3,14 +3,14 @@
 An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. Max-mean play's numbers are the
 `distribution.optimal_play` results (from the per-user cache when there, else computed, a few
 seconds, and cached); --goal, --beat and --risk play the policy that maximises P(total >= T),
-P(total > S) or E[exp(THETA * total)] (`goal_play`: its table, then the compiled forward pass).
+P(total > S) or E[exp(THETA * total)] (`policy_play`: its table, then the compiled forward pass).
 """
 from __future__ import annotations
 
 import argparse
 import json
 
-from .args import flag, printable, rules_argument, theta, whole
+from .args import flag, objective_flags, printable, rules_argument
 
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 THRESHOLDS = (150, 200, 250, 300, 350)
@@ -24,13 +24,7 @@ def add_distribution_parser(subparsers) -> argparse.ArgumentParser:
                     "box; exact (no simulation).")
     rules_argument(p)
     p.add_argument("--json", action="store_true", help="print one JSON object, the full pmf included")
-    policy = p.add_mutually_exclusive_group()
-    policy.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
-                        help="play every turn to reach a final total of at least T")
-    policy.add_argument("--beat", type=whole(0, 1999), default=None, metavar="S",
-                        help="play every turn to beat S (a final total of S + 1 or more)")
-    policy.add_argument("--risk", type=theta, default=None, metavar="THETA",
-                        help="play to maximise E[exp(THETA * total)]: < 0 cautious, > 0 bold")
+    objective_flags(p, "play every turn for")
     p.add_argument("--no-cache", action="store_true",
                    help="compute afresh, neither reading nor writing the per-user cache")
     p.set_defaults(run=run_distribution)
@@ -82,7 +76,7 @@ def policy_of(args, rules) -> tuple[str, dict]:
 def play_of(rules, use_cache: bool, progress: bool, goal=None, theta=None):
     """The OptimalPlay of max-mean play, or of playing for `goal` points or risk `theta`."""
     from ..objectives.distribution import optimal_play
-    from ..objectives.goal_play import risk_play, target_play
+    from ..objectives.policy_play import risk_play, target_play
     from ..objectives.targets import risk_table, target_table
 
     if theta is not None:

@@ -79,7 +79,7 @@ def run_grade(args) -> int:
     summary = game.summary()
     grades = None
     if args.beat is not None:
-        from ..advice.goal_coach import grade_to_beat      # the target kernel: only when asked
+        from ..advice.beat_grades import grade_to_beat      # the target kernel: only when asked
         grades = grade_to_beat(game, args.beat)
     if args.json:
         out = {"rules": summary.rules, "finished": summary.finished,

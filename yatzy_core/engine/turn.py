@@ -67,7 +67,7 @@ class Objective(Protocol):
 @dataclass(frozen=True)
 class MaxMean:
     """Expected points still to come: V = points + V[next]. Also the advisor's objective for the
-    best average (`advice.objectives`), hence its `measure` and `label`.
+    best average (`objectives.objective`), hence its `measure` and `label`.
 
     >>> MaxMean().combine(np.array([2, 3]), np.array([10.0, 20.0]))
     array([12., 23.])

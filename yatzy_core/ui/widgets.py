@@ -34,7 +34,7 @@ from ..engine.position import Position, parse_dice
 from ..game.rules import get_rules, rule_names
 from ..engine.solutions import solution_for
 from .dice_widget import DiceTable
-from .objectives import OBJECTIVES, Shown, mean_rows, objective_rows
+from .play_for import OBJECTIVES, Shown, mean_rows, objective_rows
 from .scorecard import box_label
 
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",

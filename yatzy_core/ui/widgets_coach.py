@@ -35,7 +35,7 @@ from ..engine.cache import rules_fingerprint
 from ..advice.coach import Decision, Game
 from ..advice.gamelog import dumps, loads, paper_game, undo
 from ..game.rules import Rules, get_rules, rule_names
-from .coach_goal import GoalPanel
+from .coach_beat import BeatPanel
 from .coach_log import LogPanel
 from .coach_outlook import Outlook
 from .dice_widget import DiceTable
@@ -263,7 +263,7 @@ class CoachApp(HasTraits):
     def grade_to_beat(self, score: int, game: Game | None = None) -> list:
         """The moves so far (of `game`, default the one on screen) graded by the chance to beat
         `score` they gave away; the panel's button runs this on a worker thread."""
-        from ..advice.goal_coach import grade_to_beat   # the target kernel: only when asked
+        from ..advice.beat_grades import grade_to_beat   # the target kernel: only when asked
         return grade_to_beat(self.game if game is None else game, score)
 
     def _snapshot(self) -> Game:
@@ -327,7 +327,7 @@ class CoachApp(HasTraits):
         self.history_w = classed(W.HTML(), "yc-coach-history")
         self.log = LogPanel(capture)
         self.log.on_save, self.log.on_load, self.log.on_paper = self.save_log, self.load_log, self.grade_paper
-        self.goal = GoalPanel(capture)
+        self.goal = BeatPanel(capture)
         self.goal.current = self._snapshot
         self.goal.grade = lambda game, score: self.grade_to_beat(score, game)
         wrap = W.Layout(flex_flow="row wrap", align_items="flex-start", width="100%")

@@ -1,4 +1,4 @@
-"""What the explorer ranks the choices by: the best average, or a goal of `goals.py`.
+"""What the explorer ranks the choices by: the best average, or an objective of `objectives/objective.py`.
 
 The explorer shows every objective the same way, as rows of (label, value, loss against the
 best) under a heading that says what the value is. The mean comes from the solved table; a
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..advice.advisor import Advice, advise
-from ..advice.objectives import AtLeast, Beat, Risk
+from ..objectives.objective import AtLeast, Beat, Risk
 from ..engine.position import Position
 from ..game.checks import whole_number
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
@@ -72,7 +72,7 @@ def play_for(position: Position, objective: str, scored: int | None = None, tota
              score: int | None = None, theta: float | None = None) -> AtLeast | Beat | Risk:
     """The advice objective behind the explorer's "Play for" choice, once it can be answered
     here in about a second (a whole target table is never started behind a click)."""
-    from ..advice.goals import quick_targets   # numba's target kernel on demand
+    from ..advice.objective_advice import quick_targets   # numba's target kernel on demand
     from ..objectives.targets import check_theta
     if objective == "risk":
         if theta is None or theta == 0:

@@ -3,7 +3,7 @@
 `coach.Game` grades every move in expected points. A player chasing a known score (the last
 player at the table, who knows what to beat) asks another question: how much of my chance to
 beat S did this move give away? Each move is looked up in the goal advice of its position
-(`goals.goal_advice`, the points on the card so far included), against the best move there.
+(`objective_advice.target_advice`, the points on the card so far included), against the best move there.
 
 >>> rules = get_rules("yahtzee-no-bonus")
 >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
@@ -23,16 +23,16 @@ from ..engine.position import Position
 from ..game.checks import whole_number
 from .coach import Decision, Game
 from .advisor import Advice
-from .goals import goal_advice, targets_for
+from .objective_advice import target_advice, targets_for
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..objectives.targets import Targets
 from ..engine.turn import TIE
 
-__all__ = ["GoalGrade", "grade_to_beat"]
+__all__ = ["BeatGrade", "grade_to_beat"]
 
 
 @dataclass(frozen=True)
-class GoalGrade:
+class BeatGrade:
     """One move graded for beating a score: P(final > S) after it, and after the best move."""
 
     decision: Decision
@@ -63,20 +63,20 @@ def _table(rules, goal: int) -> Targets:
     return targets_for(Position.make(rules, dice=(1,) * rules.n_dice), goal)   # the empty card
 
 
-def grade_to_beat(game: Game, score: int, targets: Targets | None = None) -> list[GoalGrade]:
+def grade_to_beat(game: Game, score: int, targets: Targets | None = None) -> list[BeatGrade]:
     """Every move of `game` (finished or not) graded by P(final total > score), best play after
-    it. One target table serves the whole game: `targets`, else the one `goals.targets_for`
+    it. One target table serves the whole game: `targets`, else the one `objective_advice.targets_for`
     gives from the empty card (cached whole table, or solved once up to score + 1)."""
     whole_number("score", score)
     goal, points, grades = score + 1, 0, []
     for d in list(game.decisions):
         if targets is None:
             targets = _table(game.rules, goal)
-        ranked = goal_advice(d.position, points, goal, targets)   # a box with rerolls left: "score now"
+        ranked = target_advice(d.position, points, goal, targets)   # a box with rerolls left: "score now"
         value = _value_of(ranked, d)
         if value is None:     # all dice kept: the best play from the same dice with one roll fewer
             fewer = dataclasses.replace(d.position, rolls_left=d.position.rolls_left - 1)
-            value = goal_advice(fewer, points, goal, targets)[0].probability
-        grades.append(GoalGrade(d, value, ranked[0].probability, ranked[0].label))
+            value = target_advice(fewer, points, goal, targets)[0].probability
+        grades.append(BeatGrade(d, value, ranked[0].probability, ranked[0].label))
         points += d.points or 0
     return grades

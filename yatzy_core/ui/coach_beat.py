@@ -1,7 +1,7 @@
 """The coach's "to beat S" panel: grade the game's moves by the chance to beat a score.
 
 A player who knows the score to beat (the last at the table) types it; every move so far is
-graded by the probability of beating it that the move gave away (`goal_coach.grade_to_beat`).
+graded by the probability of beating it that the move gave away (`beat_grades.grade_to_beat`).
 The first grade of a rule set may solve its target table (seconds to a minute), so the button
 runs it on a worker thread (`background.Latest`) and the panel says it is working.
 
@@ -14,15 +14,15 @@ import html
 
 import ipywidgets as W
 
-from ..advice.goal_coach import GoalGrade
+from ..advice.beat_grades import BeatGrade
 from .background import Latest
 
-__all__ = ["GoalPanel", "grades_html"]
+__all__ = ["BeatPanel", "grades_html"]
 
 WORST = 3   # moves listed, most probability given away first
 
 
-def grades_html(grades: list[GoalGrade], score: int) -> str:
+def grades_html(grades: list[BeatGrade], score: int) -> str:
     """The verdict: moves best for the goal, probability given away, the costliest moves."""
     if not grades:
         return f"<p>No moves yet to grade for beating {score}.</p>"
@@ -38,7 +38,7 @@ def grades_html(grades: list[GoalGrade], score: int) -> str:
     return "<p>" + "<br>".join(lines) + "</p>"
 
 
-class GoalPanel:
+class BeatPanel:
     """A score box, a button and the verdict. The owner sets `current()` (the game now, read on
     the UI thread when the button is pressed) and `grade(game, score)` (run on the worker)."""
 

@@ -8,10 +8,10 @@ cached only the subgame of its open boxes is solved, up to the points still need
 
 >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
 ...                   upper_total=63, dice="11111", rolls_left=0)
->>> [(a.label, a.probability) for a in goal_advice(p, points=200, goal=205)]
+>>> [(a.label, a.probability) for a in target_advice(p, points=200, goal=205)]
 [('score chance', 1.0)]
 >>> q = Position.make(p.rules, used=p.used, upper_total=63, dice="12346", rolls_left=1)
->>> [(a.label, round(a.probability, 4)) for a in goal_advice(q, points=200, goal=224)[:2]]
+>>> [(a.label, round(a.probability, 4)) for a in target_advice(q, points=200, goal=224)[:2]]
 [('keep 4 6', 0.162), ('keep 6', 0.159)]
 >>> round(35 / 216, 4)                      # keep 4 6: three dice must make 14 or more
 0.162
@@ -30,7 +30,7 @@ from ..objectives.targets import (Targets, cached_caps, check_theta, most_gain, 
                                   target_table)
 from ..engine.turn import MEAN, ExpUtility, TargetLanes, box_values, evaluate
 
-__all__ = ["goal_advice", "risk_advice", "mean_turn", "targets_for", "quick_targets", "play_to_target",
+__all__ = ["target_advice", "risk_advice", "mean_turn", "targets_for", "quick_targets", "play_to_target",
            "second_player"]
 
 
@@ -47,7 +47,7 @@ def _cached_cap(position: Position, need: int) -> int | None:
 
 
 def quick_targets(position: Position, need: int) -> bool:
-    """Whether `goal_advice` answers in about a second: a late position, a cached table, or a
+    """Whether `target_advice` answers in about a second: a late position, a cached table, or a
     need past the most the card can still gain (0 at once, no table)."""
     space = StateSpace(position.rules)
     return (_late(position) or need > most_gain(space, np.array([position.state(space)]))[0]
@@ -65,7 +65,7 @@ def targets_for(position: Position, need: int) -> Targets:
     return solve_targets(position.rules, need, within=position.mask)
 
 
-def goal_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[Advice]:
+def target_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[Advice]:
     """Every choice, best first, with its exact P(final total >= goal) from a card holding
     `points` (bonuses included). Choices within TIE are ordered by their expected points (then
     the turn engine's order). A goal past the most the card can still gain is answered at
@@ -111,12 +111,12 @@ def mean_turn(position: Position, space: StateSpace):
 
 
 def play_to_target(targets: Targets, goal: int, rng: np.random.Generator) -> int:
-    """One game played to reach `goal` (the target policy, choices by `goal_advice`): its final total."""
+    """One game played to reach `goal` (the target policy, choices by `target_advice`): its final total."""
     rules = targets.rules
     position = Position.make(rules, dice=_roll(rules, rng))
     points = 0
     while True:
-        best = goal_advice(position, points, goal, targets)[0]
+        best = target_advice(position, points, goal, targets)[0]
         if best.action == "keep":
             position = position.keep(best.keep, rng=rng)
             continue
@@ -135,7 +135,7 @@ def second_player(first: np.ndarray, targets: Targets | None, second: np.ndarray
     """Two players one after the other; the first's final total has distribution `first`
     (P(score = x) for x = 0, 1, ...). The second either plays max-mean with distribution
     `second` (independent), or, given `targets`, plays to beat the known score S, winning with
-    V(start, S + 1); with `ties`, the start row of `goal_play.tie_table`, its ties are apart too.
+    V(start, S + 1); with `ties`, the start row of `policy_play.tie_table`, its ties are apart too.
     Returns P(second wins), P(tie) and P(first wins) where known.
 
     >>> second_player(np.array([0.5, 0.5]), None, np.array([0.25, 0.75]))
