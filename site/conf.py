@@ -14,6 +14,11 @@ import shutil
 import sys
 from pathlib import Path
 
+from pybtex.plugin import register_plugin
+from pybtex.style.formatting.unsrt import Style as UnsrtStyle
+from pybtex.style.labels import BaseLabelStyle
+from pybtex.style.sorting import BaseSortingStyle
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
@@ -28,7 +33,8 @@ myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath"]
 nb_execution_mode = "off"
 nb_merge_streams = True
 bibtex_bibfiles = ["references.bib"]
-bibtex_reference_style = "author_year"
+bibtex_default_style = "course"          # labels "Glenn 2006", defined below
+bibtex_reference_style = "label"         # a citation shows its entry's label: [Glenn 2006]
 exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
@@ -61,6 +67,35 @@ WIDGET_PICTURES = {
     "07_what_should_i_keep": ["widgets/explorer.png", "widgets/coach-midgame.png"],
     "09_changing_the_rules": [None],
 }
+
+
+def short_label(entry) -> str:
+    """An entry's label: its authors' surnames and year ('Larsson and Sjöberg 2012'), or its
+    `key` field when it names no author; an undated entry has no year."""
+    names = [" ".join(p.prelast_names + p.last_names) for p in entry.persons.get("author", [])]
+    who = " and ".join(names) if len(names) <= 2 else f"{names[0]} et al."
+    year = entry.fields.get("year", "")
+    label = " ".join(part for part in (who or entry.fields["key"], year if year.isdigit() else "") if part)
+    return label.replace("{", "").replace("}", "")
+
+
+class ShortLabels(BaseLabelStyle):
+    def format_labels(self, sorted_entries):
+        return (short_label(entry) for entry in sorted_entries)
+
+
+class ByLabel(BaseSortingStyle):
+    def sorting_key(self, entry):
+        return short_label(entry).casefold()
+
+
+class CourseStyle(UnsrtStyle):
+    """pybtex's unsrt entries, sorted and labelled by author and year, as the citations read."""
+    default_label_style = ShortLabels
+    default_sorting_style = ByLabel
+
+
+register_plugin("pybtex.style.formatting", "course", CourseStyle)
 
 
 def copy_plotly_js() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -92,6 +93,31 @@ def test_references_page_lists_the_sources(site):
                   "Monte-Carlo Planning in the Yahtzee Domain", "An expectation maximization Yahtzee AI",
                   "An Optimal Strategy for Yahtzee", "How to Maximize Your Score in Solitaire Yahtzee"):
         assert title in text, title
+
+
+CITE = re.compile(r"\{cite(?::\w+)?\}`([^`]+)`")
+
+
+def test_every_source_is_cited_by_key_and_linked(site):
+    """Each .bib entry is cited by key in some chapter's markdown, each citation is a link to its
+    entry on the references page, and that page lists exactly the cited entries."""
+    bib = (ROOT / "site" / "references.bib").read_text(encoding="utf-8")
+    keys = set(re.findall(r"^@\w+\{([^,\s]+),", bib, re.M))
+    cited: set[str] = set()
+    references = soup(site / "references.html")
+    entries = {t["id"] for t in references.select("div.citation[id]")}
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+        text = "".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]
+                       if c["cell_type"] == "markdown")
+        here = [key.strip() for role in CITE.findall(text) for key in role.split(",")]
+        cited |= set(here)
+        page = soup(site / "chapters" / f"{notebook.stem}.html")
+        links = [a["href"] for a in page.select("a[href]") if a["href"].startswith("../references.html#")]
+        assert len(links) == len(here), notebook.name            # every key became a link ...
+        assert {href.split("#", 1)[1] for href in links} <= entries, notebook.name   # ... to an entry
+        assert "{cite" not in page.get_text(), notebook.name
+    assert cited == keys, (sorted(keys - cited), sorted(cited - keys))
+    assert len(entries) == len(keys)                              # only what is cited, once each
 
 
 def test_every_internal_link_resolves(site):
