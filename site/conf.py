@@ -65,7 +65,7 @@ WIDGET = "application/vnd.jupyter.widget-view+json"
 # A live widget's picture (screenshots of the browser test) and how to run it live.
 WIDGET_PICTURES = {
     "07_what_should_i_keep": ["widgets/explorer.png", "widgets/coach-midgame.png"],
-    "09_changing_the_rules": [None],
+    "09_changing_the_rules": ["widgets/rules-editor.png"],
 }
 
 

@@ -1,4 +1,5 @@
-"""End to end: notebook 07 served by Voilà, driven in headless Chromium with Playwright.
+"""End to end: notebooks 07 (explorer, coach) and 09 (rules editor) served by Voilà, driven in
+headless Chromium with Playwright.
 
 Every expected answer is computed here with the package (advise, coach.Game), then read off
 the page. Needs /usr/bin/chromium (scripts/install_browser.sh) and the voila and playwright
@@ -7,6 +8,7 @@ to $YATZY_SCREENSHOTS (default tests/screenshots/, not committed).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -25,6 +27,8 @@ from yatzy_core.advice.coach import Game
 from yatzy_core.objectives.midgame import position_distribution
 from yatzy_core.ui.coach_outlook import chance_text
 from yatzy_core.ui.widgets_coach import hold_for
+from yatzy_core import get_rules, solve
+from yatzy_core.game.variants import variant
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "07_what_should_i_keep.ipynb"
@@ -267,3 +271,91 @@ def test_the_page_fits_a_phone(browser, voila):
         phone.screenshot(path=str(SHOTS / "coach-phone-page.png"))
     finally:
         phone.close()
+
+
+# --- the rules editor of notebook 09 ----------------------------------------------------------
+
+RULES_NOTEBOOK = ROOT / "notebooks" / "09_changing_the_rules.ipynb"
+
+
+@contextlib.contextmanager
+def voila_server(notebook: Path, log: Path):
+    """The URL of a Voilà server showing this notebook, once it answers; always stopped after."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + START_S
+            while True:
+                if server.poll() is not None:
+                    pytest.fail(f"voila exited with {server.returncode}:\n{log.read_text()}")
+                try:
+                    urllib.request.urlopen(url + "api", timeout=2).close()
+                    break
+                except urllib.error.HTTPError:
+                    break                                   # an answer (403), without starting a kernel
+                except OSError:
+                    if time.monotonic() > deadline:
+                        pytest.fail(f"voila did not answer on {url} in {START_S} s:\n{log.read_text()}")
+                    time.sleep(0.25)
+            yield url
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+
+
+@pytest.fixture(scope="module")
+def rules_page(browser, tmp_path_factory):
+    """Notebook 09 served by Voilà, open in a tab once its rules editor shows a solved result."""
+    with voila_server(RULES_NOTEBOOK, tmp_path_factory.mktemp("voila-09") / "voila.log") as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
+        page.goto(url, timeout=START_S * 1000)
+        page.locator(".yc-rules-editor .yc-headline b").first.wait_for(timeout=START_S * 1000)
+        try:
+            yield page
+        finally:
+            page.close()
+
+
+def test_rules_editor_re_solves_a_changed_rule(rules_page):
+    """Start from Yatzy and halve its upper bonus with the slider (a rule set the notebook never
+    solved): the page shows the package's values, and the best move at 1 1 1 5 5 flips."""
+    page = rules_page
+    base, changed = get_rules("yatzy"), variant("yatzy", upper_bonus=25)
+    before, after = solve(base, progress=False), solve(changed, progress=False)
+    spot = dict(dice="11155", rolls_left=2)
+    best_before = advise(Position.make(base, **spot), before)[0].label
+    best_after = advise(Position.make(changed, **spot), after)[0].label
+    assert best_before != best_after                          # the change must show on the page
+    headline = page.locator(".yc-rules-editor .yc-headline")
+
+    page.locator(".yc-base select").select_option("yatzy")   # the notebook left it on yahtzee
+    expect(headline).to_contain_text(f"expected score {before.expected_score:.4f} (+0.0000")
+    for name, value in (("yc-dice-text", spot["dice"]), ("yc-rolls-left", str(spot["rolls_left"]))):
+        field = page.locator(f".{name} input")
+        field.fill(value)
+        field.press("Enter")
+    expect(page.locator(".yc-rules-editor .yc-moves tr").nth(1)).to_contain_text(best_before)
+    readout = page.locator(".yc-upper-bonus .widget-readout")  # the slider's typed value
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("25")
+    page.keyboard.press("Enter")
+    expect(headline).to_contain_text(f"{changed.name}: expected score {after.expected_score:.4f} "
+                                     f"({after.expected_score - before.expected_score:+.4f}")
+    expect(headline).to_contain_text(f"{best_before} becomes {best_after}")
+    expect(page.locator(".yc-rules-editor .yc-moves tr").nth(1)).to_contain_text(best_after)
+    expect(page.locator(".yc-rules-editor .yc-status")).to_contain_text("done in")
+    expect(page.locator(".yc-rules-editor .yc-message")).to_have_text("")
+    assert "Traceback" not in page.content()
+    headline.click()                                           # the readout loses focus
+    shot(page.locator(".yc-rules-editor"), "rules-editor.png")   # the site's picture of chapter 09

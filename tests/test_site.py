@@ -248,8 +248,11 @@ def test_api_reference_shows_public_names_with_their_examples(site):
     assert any(">>> " in block.get_text() for block in page.select("div.doctest, pre"))
 
 
-def test_a_live_widget_shows_its_picture_and_how_to_run_it(site):
-    page = soup(site / "chapters" / "07_what_should_i_keep.html")
+@pytest.mark.parametrize("chapter, shots", [("07_what_should_i_keep", {"explorer.png", "coach-midgame.png"}),
+                                           ("09_changing_the_rules", {"rules-editor.png"})])
+def test_a_live_widget_shows_its_picture_and_how_to_run_it(site, chapter, shots):
+    page = soup(site / "chapters" / f"{chapter}.html")
     pictures = {Path(img["src"]).name for img in page.select("img")}
-    assert {"explorer.png", "coach-midgame.png"} <= pictures
-    assert "voila notebooks/07_what_should_i_keep.ipynb" in page.get_text()
+    assert shots <= pictures
+    assert all((site / "_static" / "widgets" / name).stat().st_size > 10_000 for name in shots)
+    assert f"voila notebooks/{chapter}.ipynb" in page.get_text()
