@@ -120,6 +120,41 @@ def test_every_source_is_cited_by_key_and_linked(site):
     assert len(entries) == len(keys)                              # only what is cited, once each
 
 
+def ranges(numbers: list[int]) -> str:
+    """[1, 2, 3, 7, 8] -> '1–3 and 7–8'."""
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return " and ".join(f"{r[0]}–{r[-1]}" for r in runs)
+
+
+def test_the_week_plan_points_at_each_chapters_own_exercises(site):
+    """Each chapter's objectives cite exercises of that chapter, and each week's heading gives the
+    numbers its chapters' exercises really have on the site (the extension counted apart)."""
+    index = soup(site / "index.html")
+    weeks = [s for s in index.select("section[id^=week-]")]
+    assert len(weeks) == 6
+    numbers = {}
+    for page in (site / "chapters").glob("*.html"):
+        titles = [t.get_text(" ", strip=True) for t in soup(page).select(".exercise .admonition-title")]
+        numbers[page.name] = [int(re.match(r"Exercise (\d+)", t).group(1)) for t in titles]
+    planned = []
+    for week in weeks:
+        core = []
+        for item in week.select("li"):
+            chapter = item.select_one("a[href^='chapters/']")["href"].split("#")[0].split("/")[1]
+            targets = {a["href"].split("#")[0] for a in item.select("a[href*='#ex-']")}
+            assert targets == {f"chapters/{chapter}"}, item.get_text()[:60]
+            planned.append(chapter)
+            if not item.get_text().lstrip().startswith("Extension"):
+                core += numbers[chapter]
+        assert f"exercises {ranges(core)})" in week.select_one("h3").get_text(), week.select_one("h3").get_text()
+    assert sorted(planned) == sorted(numbers)                     # every chapter in the plan once
+
+
 def test_every_internal_link_resolves(site):
     """Every relative href/src names a file of the site, and its #fragment an id on that page."""
     ids: dict[Path, set[str]] = {}
