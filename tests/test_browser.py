@@ -316,7 +316,7 @@ def voila_server(notebook: Path, log: Path):
 def rules_page(browser, tmp_path_factory):
     """Notebook 09 served by Voilà, open in a tab once its rules editor shows a solved result."""
     with voila_server(RULES_NOTEBOOK, tmp_path_factory.mktemp("voila-09") / "voila.log") as url:
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page = browser.new_page(viewport={"width": 1024, "height": 1000})   # a picture with little margin
         page.set_default_timeout(WAIT_MS)
         page.goto(url, timeout=START_S * 1000)
         page.locator(".yc-rules-editor .yc-headline b").first.wait_for(timeout=START_S * 1000)
