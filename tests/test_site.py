@@ -132,10 +132,10 @@ def ranges(numbers: list[int]) -> str:
 
 
 def test_the_week_plan_points_at_each_chapters_own_exercises(site):
-    """Each chapter's objectives cite exercises of that chapter, and each week's heading gives the
-    numbers its chapters' exercises really have on the site (the extension counted apart)."""
+    """Each chapter's objectives cite exercises of that chapter, and each week's load line gives
+    the numbers its chapters' exercises really have on the site (the extension counted apart)."""
     index = soup(site / "index.html")
-    weeks = [s for s in index.select("section[id^=week-]")]
+    weeks = index.select("section[id^=week-]")
     assert len(weeks) == 6
     numbers = {}
     for page in (site / "chapters").glob("*.html"):
