@@ -81,14 +81,16 @@ def run_solve(args) -> int:
 
 
 def _solve_saved(args, rules) -> int:
-    """A game with saved rolls: its value, solved afresh holding two layers at a time (its
-    tables are not cached; the standard deviation and goals are not computed for it)."""
-    for name, asked in (("--std", args.std), ("--goal", args.goal is not None)):
-        if asked:
-            raise ValueError(f"argument {name}: not computed for a game with saved rolls (rules {rules.name!r})")
+    """A game with saved rolls: its value (and with --std its spread, the second moments carried
+    along), solved afresh holding two layers at a time; its tables are not cached and goals
+    are not computed for it."""
+    if args.goal is not None:
+        raise ValueError(f"argument --goal: not computed for a game with saved rolls (rules {rules.name!r})")
     from ..engine.saved import solve_saved
-    solution = solve_saved(rules, progress=True, keep=0)
+    solution = solve_saved(rules, progress=True, keep=0, moments=args.std)
     print(f"expected score: {solution.expected_score:.4f}")
+    if args.std:
+        print(f"std: {solution.std:.4f}")
     print(f"time: {solution.seconds:.2f} s (saved rolls: solved afresh, not cached)")
     return 0
 
