@@ -85,3 +85,13 @@ def test_without_saved_rolls_the_std_is_the_solvers(tmp_path, capsys):
     assert main(["solve", "--rules-file", str(path), "--std", "--no-cache"]) == 0
     plain = GAMES["two-boxes"].with_(saved_rolls=False, name="plain")
     assert f"std: {solve(plain, progress=False, moments=True).std:.4f}" in capsys.readouterr().out
+
+
+def test_a_big_solve_with_moments_says_its_memory_and_time_first(monkeypatch):
+    import yatzy_core.engine.saved as saved
+    from yatzy_core.engine.solver import SolveWarning
+    monkeypatch.setattr(saved, "LOUD_BYTES", 0)        # as if this tiny game were Maxi Yatzy
+    need = saved_memory(GAMES["forced"], moments=True) / 1e9
+    with pytest.warns(SolveWarning, match=rf"'forced' with saved rolls and second moments need about "
+                                          rf"{need:.1f} GB of memory, and about 11x the time"):
+        solve_saved(GAMES["forced"], progress=False, moments=True)

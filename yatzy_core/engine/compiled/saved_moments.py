@@ -19,7 +19,7 @@ from numba import njit, prange
 
 from ..turn import TIE
 from .kernel import (LANES, Settings, Tables, _average, _best_child, _first_roll, _last_roll,
-                     _last_roll_second, _upper_step, allowed_boxes, vectorizing)
+                     _last_roll_second, _preferred_keeper, _upper_step, allowed_boxes, vectorizing)
 from .saved_kernel import _row
 
 __all__ = ["solve_saved_moments_layer"]
@@ -60,14 +60,14 @@ def _solve(groups, rank, later, later2, out, out2, s, t):
                     _last_roll(e, boxes[:n_open], allowed, rows, t)
                     _last_roll_second(e, e2, boxes[:n_open], rows, rows2, t.points, t.row_of)
                 else:
-                    _keepers(w, w2, own, e, e2, s, t)     # e, e2: the best keeper's, from stage j - 1
+                    _keepers(w, w2, own, e, e2, s, t)     # from stage j - 1's e, e2
                     _last_roll(now, boxes[:n_open], allowed, rows, t)
                     _last_roll_second(now, now2, boxes[:n_open], rows, rows2, t.points, t.row_of)
                     for r in range(n_rolls):
                         for v in range(LANES):
-                            if now[r, v] >= own[s.roll_offset + r, v] - TIE:
-                                e2[r, v] = now2[r, v]
-                            e[r, v] = max(max(e[r, v], own[s.roll_offset + r, v]), now[r, v])
+                            m = 1.0 * (now[r, v] >= w[s.roll_offset + r, v] - TIE)   # scoring now wins ties
+                            e2[r, v] = now2[r, v] * m + e2[r, v] * (1.0 - m)
+                            e[r, v] = max(max(e[r, v], w[s.roll_offset + r, v]), now[r, v])
                 saved = j - (s.rolls_per_turn - 1)
                 if saved >= 0:
                     _first_roll(e, t.first_roll, lane_rows, out[:, saved])
@@ -77,32 +77,24 @@ def _solve(groups, rank, later, later2, out, out2, s, t):
 @njit(cache=True)
 def _keepers(w, w2, own, e, e2, s, t):
     """One reroll from stage j - 1's roll values e and moments e2. Afterwards, for roll r:
-    own[off + r] = its best keeper rerolling at least one die, e2[r] = that preferred keeper's
-    second moment; e is left as it was (keeping the whole roll is worth e[r], which the value
-    pass's maximum includes: `kernel._reroll`)."""
-    off = s.roll_offset
+    w[off + r] = its best keeper rerolling at least one die and e2[r] = the second moment of
+    the preferred one within TIE of it (`kernel._preferred_keeper`, the whole roll kept counted
+    out by an own value of -inf); e is left as it was (keeping the whole roll is worth e[r],
+    which the value pass's maximum includes: `kernel._reroll`)."""
+    off, n_keepers = s.roll_offset, w.shape[0]
     inv = 1.0 / s.faces
     w[off:] = e
     w2[off:] = e2
     for k in range(off - 1, -1, -1):
         _average(w, k, t.add_die, s.faces, inv)
         _average(w2, k, t.add_die, s.faces, inv)
-    own[:off] = w[:off]                    # each keeper's own value, before the maxima
-    for k in range(1, off):
+    own[:] = w                             # each keeper's own value, before the maxima
+    own[off:] = -np.inf
+    w[off:] = -np.inf
+    for k in range(1, n_keepers):
         _best_child(w, k, t.sub, t.n_sub[k])
-    for r in range(e.shape[0]):
-        k = off + r
-        for v in range(LANES):
-            best = -np.inf
-            for i in range(t.n_sub[k]):
-                best = max(best, w[t.sub[k, i], v])
-            own[k, v] = best
-            pick = 0.0
-            for i in range(t.pref_start[r + 1] - 1, t.pref_start[r] - 1, -1):
-                kk = t.pref_keeper[i]     # least preferred first: the last good one stays
-                if kk < off and own[kk, v] >= best - TIE:
-                    pick = w2[kk, v]
-            e2[r, v] = pick
+    for r in range(n_keepers - off):
+        _preferred_keeper(w, w2, own, e2, r, off, t.pref_keeper, t.pref_start)
 
 
 @njit(cache=True)
