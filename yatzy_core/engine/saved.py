@@ -258,8 +258,9 @@ def saved_memory(rules: Rules, itemsize: int = 8, keep: int | None = None, befor
     """
     space, n = StateSpace(rules), rules.n_boxes
     per_set = space.n_upper * space.n_flags
-    tables = 2 if moments else 1
-    size = [tables * comb(n, k) * per_set * (most_saved(rules, k, before) + 1) * itemsize for k in range(n + 1)]
+    tables = 2 if moments else 1             # the values, and the second moments beside them
+    size = [tables * comb(n, k) * per_set * (most_saved(rules, k, before) + 1) * itemsize
+            for k in range(n + 1)]
     kept = sum(size) if keep is None else sum(size[:keep + 1])
     pair = max(size[k] + size[k + 1] for k in range(n)) if keep is not None else 0
     return kept + pair + space.size * OVERHEAD

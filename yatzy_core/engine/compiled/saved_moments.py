@@ -55,7 +55,8 @@ def _solve(groups, rank, later, later2, out, out2, s, t):
             for v in range(LANES):
                 lane_rows[v] = _row(lanes[v], rank, s)
             for j in range(stages):
-                n_open = _box_rows2(rows, rows2, boxes, lanes, later, later2, rank, j, s, t.face_of_box, allowed)
+                n_open = _box_rows2(rows, rows2, boxes, lanes, later, later2, rank, j, s, t.face_of_box,
+                                    allowed)
                 if j == 0:
                     _last_roll(e, boxes[:n_open], allowed, rows, t)
                     _last_roll_second(e, e2, boxes[:n_open], rows, rows2, t.points, t.row_of)
