@@ -52,7 +52,7 @@ def add_solve_parser(subparsers) -> None:
                    help="solve afresh, neither reading nor writing the per-user cache")
     p.add_argument("--std", action="store_true",
                    help="also the exact standard deviation (a second pass, about 5x the solve; "
-                        "with saved rolls carried along the solve, about 11x)")
+                        "with saved rolls carried along the solve, about 9x)")
     p.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
                    help="also print the best P(final >= T) and max-mean play's P(final >= T)")
     p.set_defaults(run=run_solve)

@@ -37,8 +37,8 @@ __all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_
            "whole_saved_solution", "WHOLE_TABLE_BYTES", "SavedColumn"]
 
 BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
-MOMENTS_TIME = 11  # a solve with moments takes about this many times the values alone (measured:
-                   # benchmarks/saved_std.py, the first 12 boxes of Maxi Yatzy, 29.8 s / 2.72 s)
+MOMENTS_TIME = 9   # a solve with moments takes about this many times the values alone (measured:
+                   # benchmarks/saved_std.py, the first 12 boxes of Maxi Yatzy, 24.8 s / 2.71 s CPU)
 
 
 def most_saved(rules: Rules, used: int, before: int = 0) -> int:

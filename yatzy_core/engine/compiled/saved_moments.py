@@ -61,9 +61,9 @@ def _solve(groups, rank, later, later2, out, out2, s, t):
                     _last_roll(e, boxes[:n_open], allowed, rows, t)
                     _last_roll_second(e, e2, boxes[:n_open], rows, rows2, t.points, t.row_of)
                 else:
-                    _keepers(w, w2, own, e, e2, s, t)     # from stage j - 1's e, e2
                     _last_roll(now, boxes[:n_open], allowed, rows, t)
                     _last_roll_second(now, now2, boxes[:n_open], rows, rows2, t.points, t.row_of)
+                    _keepers(w, w2, own, e, e2, now, s, t)     # from stage j - 1's e, e2
                     for r in range(n_rolls):
                         for v in range(LANES):
                             m = 1.0 * (now[r, v] >= w[s.roll_offset + r, v] - TIE)   # scoring now wins ties
@@ -76,12 +76,13 @@ def _solve(groups, rank, later, later2, out, out2, s, t):
 
 
 @njit(cache=True)
-def _keepers(w, w2, own, e, e2, s, t):
+def _keepers(w, w2, own, e, e2, now, s, t):
     """One reroll from stage j - 1's roll values e and moments e2. Afterwards, for roll r:
     w[off + r] = its best keeper rerolling at least one die and e2[r] = the second moment of
     the preferred one within TIE of it (`kernel._preferred_keeper`, the whole roll kept counted
-    out by an own value of -inf); e is left as it was (keeping the whole roll is worth e[r],
-    which the value pass's maximum includes: `kernel._reroll`)."""
+    out by an own value of -inf), found only for a roll some lane of which rerolls rather than
+    score now (`now`; 1.2x less time on Maxi's first 10 boxes); e is left as it was (keeping
+    the whole roll is worth e[r], which the value pass's maximum includes: `kernel._reroll`)."""
     off, n_keepers = s.roll_offset, w.shape[0]
     inv = 1.0 / s.faces
     w[off:] = e
@@ -95,7 +96,11 @@ def _keepers(w, w2, own, e, e2, s, t):
     for k in range(1, n_keepers):
         _best_child(w, k, t.sub, t.n_sub[k])
     for r in range(n_keepers - off):
-        _preferred_keeper(w, w2, own, e2, r, off, t.pref_keeper, t.pref_start)
+        rerolls = False
+        for v in range(LANES):
+            rerolls |= now[r, v] < w[off + r, v] - TIE
+        if rerolls:
+            _preferred_keeper(w, w2, own, e2, r, off, t.pref_keeper, t.pref_start)
 
 
 @njit(cache=True)
