@@ -31,6 +31,7 @@ LAYERS = [
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
     ["engine.compiled.kernel"],
     ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
+    ["engine.compiled.saved_moments"],            # ... with the second moments, for the std
     ["engine.solver"],
     ["engine.saved"],                             # saved rolls: every saved count in one pass
     ["warmup", "engine.cache"],
