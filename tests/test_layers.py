@@ -29,6 +29,7 @@ LAYERS = [
     ["game.states"],
     ["engine.turn"],                              # the turn engine
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
+    ["engine.compiled.layout"],                   # the kernels' tables, lane groups, state index
     ["engine.compiled.kernel"],
     ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
     ["engine.solver"],

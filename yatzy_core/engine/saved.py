@@ -146,7 +146,7 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
     most k boxes used (the others are let go once the layer before them is solved). `before`:
     boxes used before this game began (the game of a position's open boxes), whose turns may
     have saved rolls too."""
-    from .compiled.kernel import lane_groups, tables
+    from .compiled.layout import lane_groups, tables
     from .compiled.saved_kernel import solve_saved_layer
 
     rules = get_rules(rules)

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..game.checks import whole_number
 from ..engine.compiled.forward import start_rows
-from ..engine.compiled.kernel import tables
+from ..engine.compiled.layout import tables
 from ..engine.compiled.policy_forward import push_policy, tie_layer
 from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables
 from ..engine.solutions import solution_for

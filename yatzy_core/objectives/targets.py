@@ -30,7 +30,7 @@ import numpy as np
 
 from ..game.checks import real_number, whole_number
 from ..engine.cache import CacheError, cache_path, cached, layout_digest, read_trusted, write_trusted
-from ..engine.compiled.kernel import Settings, Tables, vectorizing, tables
+from ..engine.compiled.layout import Settings, Tables, vectorizing, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from ..engine.compiled.target_kernel import CHUNK, solve_states

@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernel import (LANES, Settings, Tables, _first_roll, _last_roll, _reroll, _upper_step,
-                     allowed_boxes, vectorizing)
+from .kernel import _first_roll, _last_roll, _reroll
+from .layout import LANES, Settings, Tables, _upper_step, allowed_boxes, vectorizing
 
 __all__ = ["solve_saved_layer"]
 
