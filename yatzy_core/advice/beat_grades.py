@@ -5,6 +5,7 @@ player at the table, who knows what to beat) asks another question: how much of 
 beat S did this move give away? Each move is looked up in the goal advice of its position
 (`objective_advice.target_advice`, the points on the card so far included), against the best move there.
 
+>>> from yatzy_core.game.rules import get_rules
 >>> rules = get_rules("yahtzee-no-bonus")
 >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
 >>> game = Game(chance, dice="12346")
@@ -24,7 +25,6 @@ from .coach import Decision, Game
 from .advisor import Advice
 from .ranking import keep_all
 from .objective_advice import target_advice, targets_for
-from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..objectives.targets import Targets
 from ..engine.turn import TIE
 
