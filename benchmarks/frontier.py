@@ -43,7 +43,7 @@ def frontier(name: str) -> dict:
     out = {"fingerprint": rules_fingerprint(rules), "max_mean": reading(score_distribution(name, progress=False), 0.0),
            "target": {}, "risk": {}}
     start = time.perf_counter()
-    table = target_table(name, N_MAX[name])
+    table = target_table(rules, N_MAX[name])
     out["target_table_seconds"] = round(table.seconds, 1)
     for goal in GOALS:
         clock = time.perf_counter()
@@ -54,10 +54,10 @@ def frontier(name: str) -> dict:
     lo, hi = theta_range(rules)
     for theta in [x for x in THETAS if lo <= abs(x) <= hi]:
         clock = time.perf_counter()
-        u = risk_table(name, theta)
+        u = risk_table(rules, theta)
         made = time.perf_counter() - clock
         clock = time.perf_counter()
-        d = risk_play(name, theta, u).distribution
+        d = risk_play(rules, theta, u).distribution
         out["risk"][f"{theta:g}"] = {**reading(d, time.perf_counter() - clock), "table_seconds": round(made, 1)}
         x = np.arange(len(d.probabilities))
         ce = np.log(d.probabilities @ np.exp(theta * x)) / theta

@@ -21,7 +21,7 @@ import time
 import numba
 import numpy as np
 
-from yatzy_core.engine.compiled.kernel import tables
+from yatzy_core.engine.compiled.layout import tables
 from yatzy_core.game.rules import get_rules
 from yatzy_core.engine.solver import solve
 from yatzy_core.game.states import StateSpace

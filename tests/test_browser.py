@@ -33,8 +33,6 @@ from yatzy_core.game.variants import variant
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "07_what_should_i_keep.ipynb"
 CHROMIUM = os.environ.get("YATZY_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 START_S = 300       # Voilà start and notebook execution, at most (a loaded 2-core machine is slow)
 WAIT_MS = 30_000    # one kernel round trip, at most
 SEED = 31           # the coached game
@@ -90,16 +88,6 @@ def voila(tmp_path_factory, solutions):
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def open_page(browser, url, **options):

@@ -15,7 +15,7 @@ def saved(solutions, tmp_path):
 
 def test_round_trip_is_exact(saved):
     solution, path = saved
-    again = load(path, "yahtzee-no-bonus")
+    again = load(path, get_rules("yahtzee-no-bonus"))
     assert np.array_equal(again.values, solution.values)
     assert np.array_equal(again.second, solution.second)
     assert again.expected_score == solution.expected_score
@@ -25,7 +25,7 @@ def test_round_trip_is_exact(saved):
 def test_foreign_rules_are_refused(saved):
     _, path = saved
     with pytest.raises(CacheError, match="holds rules yahtzee-no-bonus, not yatzy"):
-        load(path, "yatzy")
+        load(path, get_rules("yatzy"))
 
 
 def test_damaged_bytes_are_refused(saved, tmp_path):
@@ -33,7 +33,7 @@ def test_damaged_bytes_are_refused(saved, tmp_path):
     truncated = tmp_path / "truncated.npz"
     truncated.write_bytes(path.read_bytes()[:1000])
     with pytest.raises(CacheError, match="unreadable"):
-        load(truncated, "yahtzee-no-bonus")
+        load(truncated, get_rules("yahtzee-no-bonus"))
 
 
 def test_changed_numbers_fail_the_checksum(saved, tmp_path):
@@ -45,14 +45,14 @@ def test_changed_numbers_fail_the_checksum(saved, tmp_path):
     tampered = tmp_path / "tampered.npz"
     np.savez(tampered, **fields)
     with pytest.raises(CacheError, match="checksum"):
-        load(tampered, "yahtzee-no-bonus")
+        load(tampered, get_rules("yahtzee-no-bonus"))
 
 
 def test_other_version_is_refused(saved, monkeypatch):
     _, path = saved
     monkeypatch.setattr(cache, "__version__", "0.0.0-other")
     with pytest.raises(CacheError, match="version"):
-        load(path, "yahtzee-no-bonus")
+        load(path, get_rules("yahtzee-no-bonus"))
 
 
 def test_get_solution_rebuilds_a_corrupt_cache_file(solutions, tmp_path, monkeypatch):
@@ -70,7 +70,7 @@ def test_get_solution_rebuilds_a_corrupt_cache_file(solutions, tmp_path, monkeyp
         solution = get_solution(rules, progress=False)
     assert solved == [rules]
     assert solution.expected_score == pytest.approx(245.8708, abs=5e-5)
-    assert load(path, rules).expected_score == solution.expected_score  # rewritten, trusted
+    assert load(path, get_rules(rules)).expected_score == solution.expected_score  # rewritten, trusted
 
 
 def test_moments_are_computed_once_and_cached(tmp_path, monkeypatch):
@@ -79,5 +79,5 @@ def test_moments_are_computed_once_and_cached(tmp_path, monkeypatch):
     assert plain.second is None                        # values only by default
     first = get_solution("yahtzee-no-bonus", progress=False, moments=True)
     assert round(first.std, 4) == 39.8201
-    again = load(cache.cache_path(get_rules("yahtzee-no-bonus")), "yahtzee-no-bonus")
+    again = load(cache.cache_path(get_rules("yahtzee-no-bonus")), get_rules("yahtzee-no-bonus"))
     assert again.second is not None and again.std == first.std

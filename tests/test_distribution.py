@@ -236,15 +236,15 @@ def test_figure(no_bonus):
 
 def test_cache_round_trip_and_trust(no_bonus, tmp_path, monkeypatch):
     path = save_play(no_bonus, tmp_path / "play.npz")
-    back = load_play(path, "yahtzee-no-bonus")
+    back = load_play(path, get_rules("yahtzee-no-bonus"))
     assert back.box_expectations == no_bonus.box_expectations
     assert np.array_equal(back.distribution.probabilities, no_bonus.distribution.probabilities)
     with pytest.raises(CacheError, match="holds rules"):
-        load_play(path, "yahtzee")
+        load_play(path, get_rules("yahtzee"))
     damaged = tmp_path / "damaged.npz"
     damaged.write_bytes(path.read_bytes()[:200])
     with pytest.raises(CacheError):
-        load_play(damaged, "yahtzee-no-bonus")
+        load_play(damaged, get_rules("yahtzee-no-bonus"))
     monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
     from yatzy_core.objectives.distribution import play_path
     save_play(no_bonus, play_path(get_rules("yahtzee-no-bonus")))

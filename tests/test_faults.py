@@ -98,10 +98,10 @@ def test_a_sample_of_flips_in_a_real_cache_file(solutions, tmp_path):
     bad = tmp_path / "bad.npz"
     for i in where:
         bad.write_bytes(good[:i] + bytes([good[i] ^ 0x5A]) + good[i + 1:])
-        outcome(bad, "yahtzee-no-bonus", real)
+        outcome(bad, get_rules("yahtzee-no-bonus"), real)
     for cut in (0, 10, 100, n // 2, n - 22, n - 1):
         bad.write_bytes(good[:cut])
-        assert outcome(bad, "yahtzee-no-bonus", real) == "refused"
+        assert outcome(bad, get_rules("yahtzee-no-bonus"), real) == "refused"
 
 
 @pytest.mark.parametrize("damage", [b"", b"not a solution", b"PK\x03\x04" + bytes(100),
@@ -215,7 +215,7 @@ def test_three_processes_solve_one_rule_set_at_once(tmp_path):
             "print(f'{get_solution(\"yahtzee-no-bonus\", progress=False).expected_score:.4f}')")
     outs = _finish([_python(code, tmp_path) for _ in range(3)])
     assert outs == ["245.8708\n"] * 3
-    assert [p.name for p in tmp_path.iterdir()] == [cache.cache_path("yahtzee-no-bonus").name]
+    assert [p.name for p in tmp_path.iterdir()] == [cache.cache_path(get_rules("yahtzee-no-bonus")).name]
 
 
 def test_writers_and_readers_hammer_one_file(tiny, tmp_path):

@@ -29,6 +29,7 @@ LAYERS = [
     ["game.states"],
     ["engine.turn"],                              # the turn engine
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
+    ["engine.compiled.layout"],                   # the kernels' tables, lane groups, state index
     ["engine.compiled.kernel"],
     ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
     ["engine.compiled.saved_moments"],            # ... with the second moments, for the std
@@ -162,6 +163,31 @@ def test_the_readme_lists_every_module():
     layout = layout[:layout.index("\n## ", 4)] if "\n## " in layout[4:] else layout
     missing = [m for m in LAYER if f"{m.split('.')[-1]}.py" not in layout]
     assert not missing
+
+
+# Rule names are resolved at the edges (`get_rules`): the CLI, the UI, and the public functions
+# that accept a name (re-exported from yatzy_core/__init__.py or called by the notebooks); the
+# layers inside take a `Rules` value. A doctest imports get_rules itself.
+RESOLVE_NAMES = {
+    "game.variants",                                  # variant("yatzy", ...): a built-in's house rules
+    "engine.solver", "engine.cache", "engine.solutions", "engine.position",   # solve, get_solution,
+                                                      # solution_for, Position.make
+    "engine.saved",                                   # solve_saved (chapter 10)
+    "objectives.distribution",                        # optimal_play, score_distribution, ...
+    "objectives.targets", "objectives.policy_play",   # solve_targets, target_table, solve_risk,
+                                                      # risk_distribution (chapter 8)
+    "players.registry", "players.simulation", "players.strategies", "players.study",   # make_player,
+                                                      # simulate, Optimal(...), run_study
+    "players.thumb_catalogue", "players.thumb_exact",  # catalogue, optimal_positions (chapter 11)
+    "advice.coach", "advice.gamelog",                 # Game, play_optimally; a log names its rules
+    "cli.args", "cli.command", "cli.distribution", "cli.grade",
+    "ui.coach_log", "ui.play_for", "ui.plots", "ui.rules_editor", "ui.state_graph", "ui.widgets", "ui.widgets_coach",
+}
+
+
+def test_rule_names_are_resolved_at_the_edges():
+    resolving = {name for name in LAYER if ("game.rules", "get_rules") in imported_names(name)}
+    assert resolving <= RESOLVE_NAMES, sorted(resolving - RESOLVE_NAMES)
 
 
 def _run(code: str) -> subprocess.CompletedProcess:

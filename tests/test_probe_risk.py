@@ -97,10 +97,10 @@ def test_a_late_cautious_position_is_ranked_by_certainty_equivalent():
 def test_the_most_total_and_the_theta_range():
     assert max_total(get_rules("yahtzee")) == 105 + 35 + (30 + 30 + 25 + 30 + 40 + 50 + 30) + 12 * 100
     assert max_total(get_rules("yahtzee-no-bonus")) == 375
-    assert check_theta(-0.44, "yahtzee") == -0.44
+    assert check_theta(-0.44, get_rules("yahtzee")) == -0.44
     for bad in (0.45, -0.45, 1e-11, -1e-320, 5e-324, 0.0, float("nan"), float("inf"), True, "0.1"):
         with pytest.raises(ValueError, match=r"theta .*0\.4444"):
-            check_theta(bad, "yahtzee")
+            check_theta(bad, get_rules("yahtzee"))
 
 
 @pytest.fixture

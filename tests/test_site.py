@@ -28,9 +28,6 @@ bs4 = pytest.importorskip("bs4", reason="beautifulsoup4 is not installed (dev ex
 from yatzy_core.cli.command import build_parser   # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("YATZY_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(os.environ.get("YATZY_SCREENSHOTS", ROOT / "tests" / "screenshots"))
 WAIT_MS = 30_000
 DESKTOP = {"width": 1280, "height": 900}
@@ -200,20 +197,6 @@ def served(site):
 class Quiet(SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (dev extra)")
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install_browser.sh")
-    sync_api.expect.set_options(timeout=WAIT_MS)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def open_page(browser, url: str, viewport: dict):

@@ -5,6 +5,7 @@ player at the table, who knows what to beat) asks another question: how much of 
 beat S did this move give away? Each move is looked up in the goal advice of its position
 (`objective_advice.target_advice`, the points on the card so far included), against the best move there.
 
+>>> from yatzy_core.game.rules import get_rules
 >>> rules = get_rules("yahtzee-no-bonus")
 >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
 >>> game = Game(chance, dice="12346")
@@ -15,7 +16,6 @@ beat S did this move give away? Each move is looked up in the goal advice of its
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,8 +23,8 @@ from ..engine.position import Position
 from ..game.checks import whole_number
 from .coach import Decision, Game
 from .advisor import Advice
+from .ranking import keep_all
 from .objective_advice import target_advice, targets_for
-from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..objectives.targets import Targets
 from ..engine.turn import TIE
 
@@ -74,9 +74,8 @@ def grade_to_beat(game: Game, score: int, targets: Targets | None = None) -> lis
             targets = _table(game.rules, goal)
         ranked = target_advice(d.position, points, goal, targets)   # a box with rerolls left: "score now"
         value = _value_of(ranked, d)
-        if value is None:     # all dice kept: the best play from the same dice with one roll fewer
-            fewer = dataclasses.replace(d.position, rolls_left=d.position.rolls_left - 1)
-            value = target_advice(fewer, points, goal, targets)[0].probability
+        if value is None:     # all dice kept: a roll spent
+            value = keep_all(d.position, lambda p: target_advice(p, points, goal, targets)).probability
         grades.append(BeatGrade(d, value, ranked[0].probability, ranked[0].label))
         points += d.points or 0
     return grades

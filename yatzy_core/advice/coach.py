@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .advisor import Advice, advise
+from .ranking import keep_all
 from ..engine.position import Position, parse_dice
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
@@ -182,8 +183,8 @@ class Game:
         following = position.keep(kept, rolled=rolled, rng=self.rng)   # ValueError if illegal
         ranked = advise(position, self.solution)
         choice = next((a for a in ranked if a.action == "keep" and a.keep == kept), None)
-        if choice is None:    # all dice kept: a roll spent, worth the best play with one roll fewer
-            value = advise(following, self.solution)[0].expected
+        if choice is None:    # all dice kept: a roll spent
+            value = keep_all(position, lambda p: advise(p, self.solution)).expected
             choice = Advice("keep", kept, None, value, ranked[0].expected - value)
         return self._record(Decision(self.turn, position, choice, ranked[0]), following)
 

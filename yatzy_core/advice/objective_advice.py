@@ -6,6 +6,7 @@ or `ExpUtility` over the risk values, and the choices from `ranking.choices`, so
 (a box scored now included) and the tie rule are those of every other advice. A late position needs no whole table: with no table
 cached only the subgame of its open boxes is solved, up to the points still needed.
 
+>>> from yatzy_core.game.rules import get_rules
 >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
 ...                   upper_total=63, dice="11111", rolls_left=0)
 >>> [(a.label, a.probability) for a in target_advice(p, points=200, goal=205)]
@@ -24,7 +25,6 @@ from .ranking import Advice, choices
 from ..engine.cache import get_solution
 from ..engine.position import Position
 from ..game.checks import whole_number
-from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..game.states import StateSpace
 from ..objectives.targets import (Targets, cached_caps, check_theta, most_gain, risk_table, solve_risk, solve_targets,
                                   target_table)

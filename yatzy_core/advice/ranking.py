@@ -14,7 +14,7 @@ from ..engine.position import Position
 from ..engine.turn import Turn, ranked
 from ..game.dice import dice_of
 
-__all__ = ["Advice", "choices", "choice_label", "choice_dict"]
+__all__ = ["Advice", "choices", "choice_label", "choice_dict", "keep_all"]
 
 
 @dataclass(frozen=True)
@@ -106,3 +106,17 @@ def choices(position: Position, turn: Turn, pick, measure: str = "expected",
     order = ranked([a.value for a in options], range(len(options)), second)
     best = options[order[0]].value
     return [replace(options[i], loss=best - options[i].value) for i in order]
+
+
+def keep_all(position: Position, rank) -> Advice:
+    """What keeping every die is worth: no choice in a ranking but a roll spent, so the best
+    choice from the same dice with one roll fewer (`rank(position)` lists choices, best first).
+    The coach grades it by the mean, the beat grades by the chance to beat a score.
+
+    >>> from yatzy_core import advise, get_rules
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
+    >>> keep_all(Position.make(chance, dice="12346"), advise).expected   # 4 + 6 + 3 x 3.5
+    20.5
+    """
+    return rank(replace(position, rolls_left=position.rolls_left - 1))[0]

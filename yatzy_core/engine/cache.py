@@ -66,7 +66,7 @@ def _plain(value):
     return None
 
 
-def rules_fingerprint(rules: str | Rules) -> str:
+def rules_fingerprint(rules: Rules) -> str:
     """sha256 (hex) of everything a rule set's tables depend on, never its name or description:
     every plain field of Rules (new fields join automatically), every box's plain fields, and the
     bytes of the score and joker tables (which pin down what each scorer does).
@@ -77,7 +77,6 @@ def rules_fingerprint(rules: str | Rules) -> str:
     >>> rules_fingerprint(y) == rules_fingerprint(y.with_(upper_bonus=50))
     False
     """
-    rules = get_rules(rules)
     skip = {"name", "description"}
     if not rules.saved_rolls:   # a field added later, left out at its default: old keys stay
         skip.add("saved_rolls")
@@ -98,10 +97,9 @@ def safe_name(name: str) -> str:
     return slug[:NAME_CHARS].rstrip("-_") or "rules"
 
 
-def cache_path(rules: str | Rules, kind: str = "") -> Path:
+def cache_path(rules: Rules, kind: str = "") -> Path:
     """The cache file of one rule set (and kind of table: "" for the solution, "play", ...):
     safe name, fingerprint prefix and version, so variants sharing a name never share a file."""
-    rules = get_rules(rules)
     version = re.sub(r"[^0-9A-Za-z.+_-]", "-", __version__)
     suffix = f"-{safe_name(kind)}" if kind else ""
     fingerprint = rules_fingerprint(rules)[:FINGERPRINT_CHARS]
@@ -124,12 +122,10 @@ def _checksum(numbers: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(numbers, dtype="<f8").tobytes()).hexdigest()
 
 
-def write_trusted(path: str | Path, rules: str | Rules, numbers: np.ndarray, fmt: int, **extra) -> Path:
-    """Write `numbers` with the rules' name and fingerprint (a name means that built-in rule
-    set), the package version, the file format and a checksum. Atomic and safe beside other
+def write_trusted(path: str | Path, rules: Rules, numbers: np.ndarray, fmt: int, **extra) -> Path:
+    """Write `numbers` with the rules' name and fingerprint, the package version, the file format and a checksum. Atomic and safe beside other
     writers: a unique temporary file (never a followed link) renamed over the real name, and
     removed if anything fails."""
-    rules = get_rules(rules)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(path.parent)
@@ -215,12 +211,11 @@ def _decode(path: Path) -> dict[str, np.ndarray]:
             return {k: data[k] for k in data.files}
 
 
-def read_trusted(path: str | Path, rules: str | Rules, fmt: int,
+def read_trusted(path: str | Path, rules: Rules, fmt: int,
                  layout: str | None = None) -> dict[str, np.ndarray]:
     """Every field of a file written by `write_trusted`; CacheError unless it decodes and the
     rules (name and fingerprint), package version, format, checksum and (when given) the state
     layout digest all match. A missing file is a FileNotFoundError."""
-    rules = get_rules(rules)
     try:
         fields = _decode(Path(path))
         stored = str(fields["rules"]), str(fields["version"]), int(fields["format"])
@@ -256,10 +251,9 @@ def save(solution: Solution, path: str | Path) -> Path:
                          layout=layout_digest(solution.space))
 
 
-def load(path: str | Path, rules: str | Rules) -> Solution:
+def load(path: str | Path, rules: Rules) -> Solution:
     """Read a saved solution (with or without second moments); CacheError if it is damaged or
     belongs to other rules/versions."""
-    rules = get_rules(rules)
     space = StateSpace(rules)
     fields = read_trusted(path, rules, FORMAT, layout_digest(space))
     reachable = fields["numbers"]

@@ -45,6 +45,7 @@ def most_saved(rules: Rules, used: int, before: int = 0) -> int:
     """The most rolls a game can have saved at the start of a turn with `used` boxes used (and
     `before` boxes used before the game of the open boxes began, see `solve_saved`).
 
+    >>> from yatzy_core.game.rules import get_rules
     >>> most_saved(get_rules("maxi-yatzy"), 19)
     38
     """
@@ -162,7 +163,7 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
     rolls too. moments=True also carries the second moment of the points to come along the
     advisor's choices (`compiled.saved_moments`), which gives `SavedSolution.std`: twice the
     memory, about twice the time."""
-    rules = get_rules(rules)
+    rules = get_rules(rules)   # a public entry (chapter 10): a name is resolved here
     if not rules.saved_rolls:
         raise ValueError(f"rules {rules.name!r} do not save rolls; use solver.solve")
     _check_memory(rules, np.dtype(dtype).itemsize, keep, before, moments)
@@ -195,7 +196,7 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
 def _solve_layer(rules, space, used, layers, second, bar) -> None:
     """layers[used] (and second[used], when given) from the layer after it, block by block:
     the distinct states are solved, the others copied from the states they stand for."""
-    from .compiled.kernel import lane_groups, tables
+    from .compiled.layout import lane_groups, tables
     from .compiled.saved_kernel import solve_saved_layer
     from .compiled.saved_moments import solve_saved_moments_layer
 
@@ -222,12 +223,11 @@ WHOLE_TABLE_BYTES = 1_500_000_000   # a whole saved-roll table solved on demand 
 _whole: dict = {}
 
 
-def whole_saved_solution(rules: str | Rules, solution: SavedSolution | None = None) -> SavedSolution:
+def whole_saved_solution(rules: Rules, solution: SavedSolution | None = None) -> SavedSolution:
     """Every layer of a saved-roll game, for play from the empty card: `solution` when given
     (checked), else solved once per process when it needs at most WHOLE_TABLE_BYTES; a larger game
     (Maxi Yatzy: 16.2 GB at the peak of its solve in float64, 8.7 in float32) is a ValueError saying so, never a
     silent solve."""
-    rules = get_rules(rules)
     if solution is not None:
         if not isinstance(solution, SavedSolution) or solution.rules != rules or solution.before:
             raise ValueError(f"solution must be solve_saved({rules.name!r}) of the whole game")
@@ -251,6 +251,7 @@ def saved_memory(rules: Rules, itemsize: int = 8, keep: int | None = None, befor
     plus the two being solved, twice over with moments) and OVERHEAD bytes a turn state for the
     masks and blocks.
 
+    >>> from yatzy_core.game.rules import get_rules
     >>> round(saved_memory(get_rules("maxi-yatzy"), keep=2) / 1e9, 2)     # layers 10 and 11
     6.51
     >>> round(saved_memory(get_rules("maxi-yatzy"), keep=0, moments=True) / 1e9, 2)

@@ -153,7 +153,8 @@ def _bar(progress, total: int, desc: str):
 
 def _backward(rules, space, values, moments, progress):
     """Values (and second moments) of every reachable state, by the compiled kernel."""
-    from .compiled.kernel import lane_groups, solve_layer, tables
+    from .compiled.kernel import solve_layer
+    from .compiled.layout import lane_groups, tables
 
     settings, t = tables(rules)
     second = np.zeros(space.size, values.dtype) if moments else None

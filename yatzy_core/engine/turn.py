@@ -17,6 +17,7 @@ keeping 1 1 are both worth exactly 85/18; the score distributions differ.) Among
 keepers the one with the most dice is kept, then the first in `dice.keepers` order (the
 smallest dice); among equally good boxes the first in the rules' order is taken.
 
+>>> from yatzy_core.game.rules import get_rules
 >>> space = StateSpace(get_rules("yatzy"))
 >>> last = space.index((1 << space.n_boxes) - 1 - (1 << space.rules.box_index("chance")), 0)
 >>> t = evaluate(space, box_values(space, np.zeros(space.size), np.array([last])))
@@ -36,7 +37,7 @@ from typing import ClassVar, NamedTuple, Protocol
 import numpy as np
 
 from ..game.dice import dice_of  # noqa: F401 (the doctest)
-from ..game.rules import Rules, get_rules  # noqa: F401 (get_rules: the doctests)
+from ..game.rules import Rules
 from ..game.states import StateSpace
 
 __all__ = ["TIE", "NEG", "Objective", "MaxMean", "TargetLanes", "ExpUtility", "MEAN", "Scored",
@@ -208,6 +209,7 @@ def upper_step(rules: Rules, upper, gained):
 def score_box(space: StateSpace, states, rolls, boxes) -> Scored:
     """Write each roll in each box from each state (index arrays that broadcast together).
 
+    >>> from yatzy_core.game.rules import get_rules
     >>> space = StateSpace(get_rules("yahtzee"))
     >>> rules, sixes = space.rules, space.rules.dice.roll_index[(0, 0, 0, 0, 0, 5)]
     >>> s = score_box(space, space.index(1 << rules.yahtzee_index, 0, 1), sixes, np.arange(13))

@@ -7,6 +7,7 @@ moves to its chosen keeper and the keeper's mass spreads over rolls die by die (
 `turn.keeper_values`); after the last roll each roll goes to its chosen box. The expected score
 does not depend on the tie rule; the spread of scores does, a little (`second_moments`).
 
+>>> from yatzy_core.game.rules import get_rules
 >>> space = StateSpace(get_rules("yatzy"))
 >>> last = space.index((1 << space.n_boxes) - 1 - (1 << space.rules.box_index("yatzy")), 0)
 >>> o = turn_outcomes(space, np.zeros(space.size), np.array([last]))
@@ -20,7 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..game.states import StateSpace
 from .turn import TIE, box_values, evaluate, keeper_values, score_box
 

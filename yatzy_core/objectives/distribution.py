@@ -218,14 +218,13 @@ def _numbers(play: OptimalPlay) -> np.ndarray:
 def save_play(play: OptimalPlay, path: str | Path, rules: Rules | None = None) -> Path:
     """Write the results with the rules (default: the built-in of their name), the package
     version and a checksum."""
-    return write_trusted(path, rules or play.rules_name, _numbers(play), FORMAT,
+    return write_trusted(path, rules or get_rules(play.rules_name), _numbers(play), FORMAT,
                          keys=list(play.box_expectations), bonus_keys=list(play.bonus_probabilities),
                          stat_keys=list(play.stats), stats=list(play.stats.values()))
 
 
-def load_play(path: str | Path, rules: str | Rules) -> OptimalPlay:
+def load_play(path: str | Path, rules: Rules) -> OptimalPlay:
     """Read saved results; CacheError if damaged or written for other rules or versions."""
-    rules = get_rules(rules)
     f = read_trusted(path, rules, FORMAT)
     numbers, keys, bonus_keys = f["numbers"], [str(k) for k in f["keys"]], [str(k) for k in f["bonus_keys"]]
     stats = dict(zip((str(k) for k in f["stat_keys"]), (float(v) for v in f["stats"])))

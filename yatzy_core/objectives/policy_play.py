@@ -8,6 +8,7 @@ forward pass (`engine.compiled.policy_forward`); choices equally good for the po
 already met or out of reach) are ordered by the mean. `tie_table` is the beat policy's ties,
 a compiled backward pass along the same choices.
 
+>>> from yatzy_core.game.rules import get_rules
 >>> rules = get_rules("yahtzee-no-bonus")
 >>> small = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
 >>> t = solve_targets(small, 30)
@@ -23,11 +24,11 @@ import numpy as np
 
 from ..game.checks import whole_number
 from ..engine.compiled.forward import start_rows
-from ..engine.compiled.kernel import tables
+from ..engine.compiled.layout import tables
 from ..engine.compiled.policy_forward import push_policy, tie_layer
 from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables
 from ..engine.solutions import solution_for
-from ..game.rules import get_rules
+from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .distribution import OptimalPlay, ScoreDistribution, final_scores, kind_box
 from .targets import Targets, check_theta, solve_targets  # noqa: F401 (solve_targets: the doctest)
@@ -79,9 +80,9 @@ def target_play(targets: Targets, goal: int, start=None) -> OptimalPlay:
     return policy_play(targets.space, TARGET_MODE, goal, targets=targets, start=start)
 
 
-def risk_play(rules, theta: float, utilities: np.ndarray, start=None) -> OptimalPlay:
+def risk_play(rules: Rules, theta: float, utilities: np.ndarray, start=None) -> OptimalPlay:
     """The exact results of maximising E[sign(theta) exp(theta * points)] (`utilities`: its table)."""
-    space = StateSpace(get_rules(rules))
+    space = StateSpace(rules)
     theta = check_theta(theta, space.rules)
     return policy_play(space, RISK_MODE, utilities=np.asarray(utilities, np.float64), theta=theta,
                        start=start)
@@ -92,9 +93,10 @@ def target_distribution(targets: Targets, goal: int) -> np.ndarray:
     return target_play(targets, goal).distribution.probabilities
 
 
-def risk_distribution(rules, theta: float, utilities: np.ndarray) -> np.ndarray:
+def risk_distribution(rules: str | Rules, theta: float, utilities: np.ndarray) -> np.ndarray:
     """P(final total = x) under the policy that maximises E[exp(theta * points)], its ties
     within TIE on the certainty-equivalent scale broken by the mean."""
+    rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     return risk_play(rules, theta, utilities).distribution.probabilities
 
 
@@ -106,6 +108,7 @@ def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
     along the policy (`policy_forward.tie_layer`, states in parallel); `dtype=np.float32`
     halves the memory; `progress(used)` is called before each layer.
 
+    >>> from yatzy_core.game.rules import get_rules
     >>> rules = get_rules("yahtzee-no-bonus")
     >>> small = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
     >>> t = solve_targets(small, 30)

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..game.checks import real_number, whole_number
 from ..engine.cache import CacheError, cache_path, cached, layout_digest, read_trusted, write_trusted
-from ..engine.compiled.kernel import Settings, Tables, vectorizing, tables
+from ..engine.compiled.layout import Settings, Tables, vectorizing, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from ..engine.compiled.target_kernel import CHUNK, solve_states
@@ -159,7 +159,7 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
 
     `within`: solve only the states whose used boxes include these (the subgame of a late
     position). dtype float32 halves the table and the time, to about 1e-6."""
-    rules = get_rules(rules)
+    rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     n_max = N_MAX.get(rules.name, 400) if n_max is None else n_max
     whole_number("n_max", n_max)
     space, (s, t) = StateSpace(rules), tables(rules)
@@ -204,7 +204,7 @@ def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool =
                  dtype=np.float32) -> Targets:
     """A whole table of a rule set that answers every target up to `n_max`: the smallest cached
     one that does, else one solved to `table_cap` (and cached), never past `max_total`."""
-    rules = get_rules(rules)
+    rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     n_max = N_MAX.get(rules.name, 400) if n_max is None else whole_number("n_max", n_max)
     n_max = min(n_max, max_total(rules))
     if not use_cache:
@@ -228,10 +228,9 @@ def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool =
 _LAST_READ: dict = {}   # the whole table read last (a widget asks again on every change)
 
 
-def cached_caps(rules: str | Rules, dtype=np.float32) -> list[int]:
+def cached_caps(rules: Rules, dtype=np.float32) -> list[int]:
     """The n_max of every target table of these rules in the cache, smallest first (a file is
     only trusted when it is read: `target_table`)."""
-    rules = get_rules(rules)
     probe = cache_path(rules, f"targets-0-{np.dtype(dtype).name}")
     head, tail = probe.name.split("-targets-0-")
     caps = []
@@ -249,7 +248,7 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
     state (whose used boxes include `within`), one lane per theta (no augmentation: utility is
     multiplicative). Each theta within `theta_range`: the values are then finite, normal
     numbers. Plain maxima: only the value is kept, so ties need no rule here."""
-    rules = get_rules(rules)
+    rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     thetas = np.array([check_theta(t, rules) for t in np.atleast_1d(thetas).tolist()], dtype=np.float64)
     n_thetas = len(thetas)
     thetas = np.r_[thetas, np.repeat(thetas[-1], -n_thetas % CHUNK)]   # whole chunks of lanes
@@ -273,13 +272,13 @@ THETA_MIN = 1e-7     # CE error ~ (relative error of U, ~1e-15 measured on yahtz
 EXP_LIMIT = 700.0    # |theta| * max_total at most this: exp(theta * points) stays finite and normal
 
 
-def theta_range(rules: str | Rules) -> tuple[float, float]:
+def theta_range(rules: Rules) -> tuple[float, float]:
     """(least, most) |theta| whose certainty equivalents these rules' points let float64
     compute to about 1e-6 points: not lost in rounding, exp(theta * max_total) representable."""
-    return THETA_MIN, EXP_LIMIT / max(max_total(get_rules(rules)), 1)
+    return THETA_MIN, EXP_LIMIT / max(max_total(rules), 1)
 
 
-def check_theta(theta, rules: str | Rules) -> float:
+def check_theta(theta, rules: Rules) -> float:
     """theta as a float; ValueError naming it and the range allowed for `rules` unless it is a
     finite number within `theta_range` either side of 0."""
     lo, hi = theta_range(rules)
@@ -289,7 +288,7 @@ def check_theta(theta, rules: str | Rules) -> float:
         x = math.nan
     if not lo <= abs(x) <= hi:
         raise ValueError(f"theta must be a number with {lo:g} <= |theta| <= {hi:.4g} for these rules "
-                         f"(at most {max_total(get_rules(rules)):,} points; 0 is the mean), got {theta!r}")
+                         f"(at most {max_total(rules):,} points; 0 is the mean), got {theta!r}")
     return x
 
 
@@ -298,14 +297,13 @@ def _risk_kind(theta: float) -> str:
     return f"risk-{'n' if theta < 0 else 'p'}{abs(theta):.12g}"
 
 
-def risk_table(rules: str | Rules, theta: float, use_cache: bool = True) -> np.ndarray:
+def risk_table(rules: Rules, theta: float, use_cache: bool = True) -> np.ndarray:
     """(space.size,) utilities of every state for one theta (`solve_risk`), from the cache when a
     trustworthy file is there: a whole game costs seconds per theta, a cached table a read.
 
     >>> _risk_kind(-0.05), _risk_kind(0.05)
     ('risk-n0.05', 'risk-p0.05')
     """
-    rules = get_rules(rules)
     theta = check_theta(theta, rules)
     make = lambda: solve_risk(rules, [theta])[:, 0]  # noqa: E731
     if not use_cache:

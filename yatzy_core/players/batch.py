@@ -6,6 +6,7 @@ flag); dice are roll indices into `rules.dice.rolls` and kept dice are keeper in
 
 What a box scores and whether it is allowed (the joker rule) is `turn.score_box`, the solver's own.
 
+>>> from yatzy_core.game.rules import get_rules
 >>> rules = get_rules("yahtzee")
 >>> space = StateSpace(rules)
 >>> yahtzee_used = space.index(1 << rules.yahtzee_index, 0, 1)
@@ -24,7 +25,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..game.dice import dice_space
-from ..game.rules import Rules, get_rules  # noqa: F401 (get_rules: the doctest)
+from ..game.rules import Rules
 from ..game.states import StateSpace
 from ..engine.turn import NEG, Scored, score_box
 

@@ -12,6 +12,7 @@ one bit of the upper total, whether the card is *on pace* for the upper bonus (a
 of each face already scored: `on_pace`). So a list decides the same way for every upper total
 of one pace class, which is what makes its exact measurement cheap (`thumb_exact`).
 
+>>> from yatzy_core.game.rules import get_rules
 >>> rules = get_rules("yahtzee-no-bonus")
 >>> house = rules.box_index("full_house")
 >>> made = Rule("Score a made full house", BOX, lambda v: v.speak(v.open(house) & (v.score(house) > 0), house))
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Callable
 import numpy as np
 
 from ..engine.position import Position
-from ..game.rules import Rules, get_rules
+from ..game.rules import Rules
 from .strategies import Greedy
 
 if TYPE_CHECKING:   # a choice as the advisor gives it: only its action, keep and box are read
@@ -47,6 +48,7 @@ def on_pace(rules: Rules, mask, upper) -> np.ndarray:
     """Whether the upper total is at least three times each used upper box's face (the pace of
     63 in Yahtzee); True when the rules have no upper bonus.
 
+    >>> from yatzy_core.game.rules import get_rules
     >>> rules = get_rules("yatzy")
     >>> on_pace(rules, np.array([0b11]), np.array([[8, 9]])).tolist()   # ones and twos used: par 9
     [[False, True]]
@@ -221,6 +223,7 @@ def broken_rule(dl: DecisionList, position: Position, choice: Advice) -> Rule | 
 
     >>> from yatzy_core.advice.advisor import Advice
     >>> from yatzy_core.players.thumb_catalogue import box_made
+    >>> from yatzy_core.game.rules import get_rules
     >>> rules = get_rules("yahtzee-no-bonus")
     >>> dl = DecisionList(rules, (box_made(rules, "full_house"),))
     >>> p = Position.make(rules, dice=(2, 2, 3, 3, 3), rolls_left=0)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import get_num_threads, njit, prange
 
-from .kernel import LANES, lane_groups, tables, vectorizing
+from .layout import LANES, lane_groups, tables, vectorizing
 from .outcomes import _idx, group_outcomes, last_roll_outcomes, scratch
 from ..solver import Solution
 

@@ -7,7 +7,7 @@ rolls they lead to). The result is, for every final roll, its probability, the b
 in, the points that earns now and the next state: exactly what `policy.turn_outcomes` returns
 (tests/test_outcomes.py checks them equal), about 50 times faster.
 
-States are taken LANES at a time from one box set (`kernel.lane_groups`), so the open boxes and
+States are taken LANES at a time from one box set (`layout.lane_groups`), so the open boxes and
 the keeper recursion are shared and the innermost loops run across the lanes. The arithmetic of
 every value is `turn.box_values`'s, term for term, so ties fall the same way.
 
@@ -23,9 +23,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernel import LANES, lane_groups, tables, vectorizing
+from .layout import LANES, lane_groups, tables, vectorizing
 from .kernel import _average as kernel_average, _best_child as kernel_best_child
-from .kernel import _box_rows, _idx, _upper_step, _last_roll as kernel_last_roll, allowed_boxes
+from .kernel import _box_rows, _last_roll as kernel_last_roll
+from .layout import _idx, _upper_step, allowed_boxes
 from ..turn_forward import TurnOutcomes
 from ..turn import TIE
 from ...game.states import StateSpace

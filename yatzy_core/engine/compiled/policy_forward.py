@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, prange
 
 from .forward import Rows, _rep, _trim
-from .kernel import tables
+from .layout import tables
 from .policy_turn import TARGET_MODE, PolicyTables, lane_buffers, lane_outcomes
 from ...game.states import StateSpace
 

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .kernel import _upper_step
+from .layout import _upper_step
 from ..turn import TIE
 
 __all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_buffers", "lane_outcomes"]
@@ -28,7 +28,7 @@ MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
 
 
 class PolicyTables(NamedTuple):
-    """What a policy reads about later states (arrays only, as `kernel.Tables`)."""
+    """What a policy reads about later states (arrays only, as `layout.Tables`)."""
 
     values: np.ndarray     # (size,) max-mean values: the tie-breaker, and the mean policy's value
     data: np.ndarray       # target table bands (Targets.data), or a dummy

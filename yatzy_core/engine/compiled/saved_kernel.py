@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernel import (LANES, Settings, Tables, _first_roll, _last_roll, _reroll, _upper_step,
-                     allowed_boxes, vectorizing)
+from .kernel import _first_roll, _last_roll, _reroll
+from .layout import LANES, Settings, Tables, _upper_step, allowed_boxes, vectorizing
 
 __all__ = ["solve_saved_layer"]
 
@@ -79,7 +79,13 @@ def _solve_saved(groups, rank, later, out, s, t):
 @njit(cache=True)
 def _saved_box_rows(rows, boxes, lanes, later, rank, saved, s, face_of_box, allowed):
     """rows[b, c, v] (upper box, face shown c times: its points and bonus included) or rows[b, 0, v]
-    (lower box): the value of filling box b and starting the next turn with `saved` rolls."""
+    (lower box): the value of filling box b and starting the next turn with `saved` rolls.
+
+    The same walk as `kernel._box_rows`, kept apart on purpose: that one reads a value by state
+    index and carries second moments and the outcomes' records; this one reads a layer's row and a
+    saved count's column, and has no Yahtzee flag (saved rolls refuse the bonus and the joker).
+    One function for both needs the row lookup (an array indirection) or a function argument in
+    the mean solver's path, or an 11th parameter; the two stay small instead."""
     mask = lanes[0] // s.n_flags // s.n_upper
     n_open = 0
     for b in range(len(face_of_box)):

@@ -18,8 +18,8 @@ import numpy as np
 from numba import njit, prange
 
 from ..turn import TIE
-from .kernel import (LANES, Settings, Tables, _average, _best_child, _first_roll, _last_roll,
-                     _last_roll_second, _preferred_keeper, _upper_step, allowed_boxes, vectorizing)
+from .kernel import _average, _best_child, _first_roll, _last_roll, _last_roll_second, _preferred_keeper
+from .layout import LANES, Settings, Tables, _upper_step, allowed_boxes, vectorizing
 from .saved_kernel import _row
 
 __all__ = ["solve_saved_moments_layer"]

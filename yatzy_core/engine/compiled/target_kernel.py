@@ -14,7 +14,7 @@ With `risk` the same loops carry expected utilities instead (a band a multiple o
 E[sign(theta_i) exp(theta_i * points to come)], and scoring p multiplies by exp(theta_i * p)
 (the table `weight[p, i]`) where the target mode shifts.
 
-Vectorising (run under `kernel.vectorizing`, LLVM's SLP vectorizer on): the hot loops hold the
+Vectorising (run under `layout.vectorizing`, LLVM's SLP vectorizer on): the hot loops hold the
 CHUNK lanes in scalar locals read with constant column indices and store each row once. A loop
 `for i in range(CHUNK): w[k, i] += w[c, i]` stays scalar (LLVM cannot prove rows k and c apart),
 and a masked store reloaded next box stalls; this way each row is two packed vector operations.
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .kernel import _idx, _upper_step, allowed_boxes   # the state index, the upper bonus, the open boxes: one home
+from .layout import _idx, _upper_step, allowed_boxes   # the state index, the upper bonus, the open boxes: one home
 
 __all__ = ["CHUNK", "solve_states"]
 
@@ -191,7 +191,7 @@ def _joker(e, n0, buf, pad, row_id, state, s, t, risk, weight):
 def _average(w, k, add_die, faces, inv):
     """w[k] = mean over faces of w[k plus one die]. The 16 lanes live in scalars read with constant
     column indices: a loop over lanes does not vectorise (LLVM cannot prove rows k and c apart),
-    these pack into two vector registers under `kernel.vectorizing` (SLP)."""
+    these pack into two vector registers under `layout.vectorizing` (SLP)."""
     c = add_die[k, 0]
     a0, a1, a2, a3 = w[c, 0], w[c, 1], w[c, 2], w[c, 3]
     a4, a5, a6, a7 = w[c, 4], w[c, 5], w[c, 6], w[c, 7]
@@ -267,7 +267,7 @@ def _first_roll(out, e, first_roll):
 def solve_states(states, data, offset, band, s, tables, pad, risk, weight):
     """Write V(state, n) for n = 1 .. band[state] at data[offset[state] + n - 1] for every state
     (all of one layer; their next states are solved). With `risk`, band[state] utilities.
-    `s` and `tables` are the rule set's `kernel.tables`."""
+    `s` and `tables` are the rule set's `layout.tables`."""
     n_keepers = tables.add_die.shape[0]
     n_boxes = len(tables.face_of_box)
     off = s.roll_offset
