@@ -195,6 +195,18 @@ def _run(code: str) -> subprocess.CompletedProcess:
                           env=dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_NUM_THREADS="1"))
 
 
+def test_no_function_takes_more_than_ten_parameters():
+    """Tables travel as one value (`layout.Tables`, `Settings`), not as long argument lists."""
+    wide = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                if len(a.posonlyargs) + len(a.args) + len(a.kwonlyargs) > 10:
+                    wide.append(f"{path.relative_to(PACKAGE)}:{node.name}")
+    assert wide == []
+
+
 def test_each_module_imports_alone():
     """A fresh interpreter per module: an import cycle would fail here for some entry point."""
     for name in sorted(LAYER) + sorted(PACKAGES.values()):

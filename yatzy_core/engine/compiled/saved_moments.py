@@ -55,8 +55,8 @@ def _solve(groups, rank, later, later2, out, out2, s, t):
             for v in range(LANES):
                 lane_rows[v] = _row(lanes[v], rank, s)
             for j in range(stages):
-                n_open = _box_rows2(rows, rows2, boxes, lanes, later, later2, rank, j, s, t.face_of_box,
-                                    allowed)
+                n_open = _box_rows2(rows, rows2, boxes, lanes, later[:, j], later2[:, j], rank, s,
+                                    t.face_of_box, allowed)
                 if j == 0:
                     _last_roll(e, boxes[:n_open], allowed, rows, t)
                     _last_roll_second(e, e2, boxes[:n_open], rows, rows2, t.points, t.row_of)
@@ -104,9 +104,10 @@ def _keepers(w, w2, own, e, e2, now, s, t):
 
 
 @njit(cache=True)
-def _box_rows2(rows, rows2, boxes, lanes, later, later2, rank, saved, s, face_of_box, allowed):
+def _box_rows2(rows, rows2, boxes, lanes, later, later2, rank, s, face_of_box, allowed):
     """As `saved_kernel._saved_box_rows`, with rows2: the second moment of filling box b and
-    going on with `saved` rolls saved (gain^2 + 2 gain V + M)."""
+    going on with the saved count whose columns `later` (V) and `later2` (M) are given
+    (gain^2 + 2 gain V + M)."""
     mask = lanes[0] // s.n_flags // s.n_upper
     n_open = 0
     for b in range(len(face_of_box)):
@@ -123,10 +124,10 @@ def _box_rows2(rows, rows2, boxes, lanes, later, later2, rank, saved, s, face_of
                 for c in range(s.n_dice + 1):
                     gain, nu = _upper_step(u, f * c, s)
                     i = _row((nm * s.n_upper + nu) * s.n_flags + y, rank, s)
-                    rows[b, c, v] = gain + later[i, saved]
-                    rows2[b, c, v] = gain * gain + 2.0 * gain * later[i, saved] + later2[i, saved]
+                    rows[b, c, v] = gain + later[i]
+                    rows2[b, c, v] = gain * gain + 2.0 * gain * later[i] + later2[i]
             else:
                 i = _row((nm * s.n_upper + u) * s.n_flags + y, rank, s)
-                rows[b, 0, v] = rows[b, 1, v] = later[i, saved]
-                rows2[b, 0, v] = rows2[b, 1, v] = later2[i, saved]
+                rows[b, 0, v] = rows[b, 1, v] = later[i]
+                rows2[b, 0, v] = rows2[b, 1, v] = later2[i]
     return n_open
