@@ -29,6 +29,7 @@ LAYERS = [
     ["game.states"],
     ["engine.turn"],                              # the turn engine
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
+    ["engine.turn_choices"],                      # one roll's choices in the advisor's order, a turn played out
     ["engine.compiled.kernel"],
     ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
     ["engine.solver"],
