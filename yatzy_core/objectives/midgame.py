@@ -65,8 +65,9 @@ def target_position_distribution(where, targets: Targets, goal: int, points: int
     space = targets.space
     state, position = _where(where, targets.rules, space, points, "target table")
     need = max(goal - points, 0)
-    hopeless = need > most_gain(space, [state])[0]
-    if need > targets.n_max and not hopeless:
+    most = int(most_gain(space, [state])[0])
+    hopeless = need > most
+    if need > targets.n_max and most > targets.n_max:   # else every need past n_max is hopeless
         raise ValueError(f"targets answer at most {targets.n_max} points still needed, not {need}")
 
     def policy_turn():

@@ -22,8 +22,10 @@ from ..engine.position import Position
 from ..game.checks import whole_number
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..engine.turn import TIE
+from ..game.states import StateSpace
+from ..objectives.distribution import ScoreDistribution
 
-__all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for"]
+__all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook"]
 
 OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
               "risk": "risk appetite"}
@@ -95,3 +97,34 @@ def play_for(position: Position, objective: str, scored: int | None = None, tota
                          f"table: run `yatzy solve --rules {position.rules.name} --goal {goal.goal.total}` "
                          "once (about a minute, then cached), or fill more boxes")
     return goal
+
+
+def policy_outlook(position: Position, objective: str, scored: int | None, total: int | None = None,
+                   score: int | None = None, theta: float | None = None) -> tuple[ScoreDistribution, str]:
+    """The final-score distribution from `position`, with `scored` points on the card, of the
+    policy `objective` plays (`objectives.midgame`: "mean", or `play_for`'s goal), and the words
+    that say which policy it is. Refused as `play_for` refuses (a whole target table not
+    cached, from early on); a goal already out of reach leaves every choice hopeless, so the
+    mean decides: the best average's distribution."""
+    from ..advice.objective_advice import risk_utilities, targets_for
+    from ..engine.solutions import solution_for
+    from ..objectives import midgame
+    from ..objectives.targets import most_gain
+    if scored is None:
+        raise ValueError("enter the points so far (bonuses included) to see the final score")
+    whole_number("scored", scored)
+    if objective == "mean":
+        return midgame.position_distribution(position, solution_for(position.rules), scored), "best average"
+    goal = play_for(position, objective, scored, total, score, theta)
+    if isinstance(goal, Risk):
+        utilities = risk_utilities(position, goal.theta)
+        return (midgame.risk_position_distribution(position, position.rules, goal.theta, utilities, scored),
+                f"risk θ={goal.theta:g}")
+    words = f"playing to beat {score}" if objective == "beat" else f"playing for {total}"
+    need = max(goal.goal.total - scored, 0)
+    space = StateSpace(position.rules)
+    if need > most_gain(space, [position.state(space)])[0]:
+        return (midgame.position_distribution(position, solution_for(position.rules), scored),
+                f"{words}: out of reach, so the best average")
+    return (midgame.target_position_distribution(position, targets_for(position, need), goal.goal.total, scored),
+            words)
