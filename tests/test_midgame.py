@@ -221,3 +221,12 @@ def test_the_policies_match_advise_played_out_by_brute_force(tiny_targets):
     want = advised_play(TINY, lambda points: Risk(0.2), position, 5)
     got = risk_position_distribution(position, TINY, 0.2, u, points=5).probabilities
     assert len(got) == len(want) and np.abs(got - want).max() < 1e-12
+
+
+def test_points_typed_past_what_the_card_could_hold_shift_the_distribution(tiny_targets):
+    """The policies count from the position: 500 points on a tiny card (a typed total) are a shift."""
+    position = Position.make(TINY, used={"ones"}, upper_total=1, dice="15", rolls_left=2)
+    far = target_position_distribution(position, tiny_targets, 525, points=500).probabilities
+    near = target_position_distribution(position, tiny_targets, 26, points=1).probabilities
+    assert np.array_equal(far[499:], near) and far[:500].sum() == 0
+    assert far[525:].sum() == pytest.approx(advise(position, objective=AtLeast(525, 500))[0].probability, abs=1e-9)

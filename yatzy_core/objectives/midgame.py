@@ -15,6 +15,8 @@ the points-so-far rows to the full card.
 """
 from __future__ import annotations
 
+from fractions import Fraction  # noqa: F401 (the doctest)
+
 import numpy as np
 
 from ..engine.compiled.forward import Rows, push_layers
@@ -29,7 +31,7 @@ from ..game.rules import get_rules
 from ..game.states import StateSpace
 from .distribution import ScoreDistribution, final_scores, kind_box
 from .policy_play import policy_play, risk_play
-from .targets import Targets, check_theta, most_gain
+from .targets import Targets, check_theta, most_gain, solve_targets  # noqa: F401 (solve_targets: the doctest)
 
 __all__ = ["position_distribution", "target_position_distribution", "risk_position_distribution", "rows_of"]
 
@@ -60,7 +62,15 @@ def target_position_distribution(where, targets: Targets, goal: int, points: int
     started turn by `first_choice` (the choice `advise(position, AtLeast(goal, points))` ranks
     first), later turns by the compiled target policy (`policy_play`). `targets` must answer
     the points still needed (unless they are more than the card can still gain: then every
-    choice is hopeless and the mean decides)."""
+    choice is hopeless and the mean decides).
+
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
+    >>> p = Position.make(chance, dice="66611", rolls_left=1)
+    >>> d = target_position_distribution(p, solve_targets(chance, 30), 24)
+    >>> Fraction(d.p_at_least(24)).limit_denominator(100)      # keep 6 6 6: two dice make 6 or more
+    Fraction(13, 18)
+    """
     goal = whole_number("goal", goal)
     space = targets.space
     state, position = _where(where, targets.rules, space, points, "target table")
@@ -76,8 +86,8 @@ def target_position_distribution(where, targets: Targets, goal: int, points: int
         lanes = TargetLanes(targets.n_max + 1)
         return (evaluate(space, box_values(space, targets, np.array([state]), lanes), choose=False),
                 lambda a: a[..., need])
-    start = _policy_start(space, state, position, points, policy_turn)
-    return policy_play(space, TARGET_MODE, goal, targets=targets, start=start).distribution
+    start = _policy_start(space, state, position, policy_turn)   # points counted from here
+    return _shifted(policy_play(space, TARGET_MODE, goal - points, targets=targets, start=start), points)
 
 
 def risk_position_distribution(where, rules, theta: float, utilities: np.ndarray,
@@ -98,8 +108,8 @@ def risk_position_distribution(where, rules, theta: float, utilities: np.ndarray
     def policy_turn():
         return (evaluate(space, box_values(space, utilities, np.array([state]), utility), choose=False),
                 utility.certainty)
-    start = _policy_start(space, state, position, points, policy_turn)
-    return risk_play(space.rules, theta, utilities, start=start).distribution
+    start = _policy_start(space, state, position, policy_turn)
+    return _shifted(risk_play(space.rules, theta, utilities, start=start), points)
 
 
 def _where(where, rules, space, points, table="solution") -> tuple[int, Position | None]:
@@ -125,12 +135,20 @@ def _mean_turn(space, state):
     return evaluate(space, box_values(space, values, np.array([state])), choose=False)
 
 
-def _policy_start(space, state, position, points, policy_turn):
-    """(states, points so far, probabilities) where the policy's forward pass starts: the state
-    itself at a turn start, else the next turn's states after the rest of this turn played by
-    `first_choice` of the policy's turn (`policy_turn()`: its values and their pick)."""
+def _shifted(play, points: int) -> ScoreDistribution:
+    """The distribution of `play` (points counted from the position) moved by the points already
+    scored: the policies' passes count from 0, since their rows reach only as far as the used
+    boxes could have given, and typed points need not be those (a goal needs goal - points)."""
+    d = play.distribution
+    return ScoreDistribution(d.rules_name, np.r_[np.zeros(points), d.probabilities])
+
+
+def _policy_start(space, state, position, policy_turn):
+    """(states, points from here, probabilities) where the policy's forward pass starts: the
+    state itself at a turn start, else the next turn's states after the rest of this turn
+    played by `first_choice` of the policy's turn (`policy_turn()`: its values and their pick)."""
     if position is None:
-        return [state], [points], [1.0]
+        return [state], [0], [1.0]
     turn, pick = policy_turn()
     mean, rules = _mean_turn(space, state), space.rules
 
@@ -138,7 +156,7 @@ def _policy_start(space, state, position, points, policy_turn):
         picked = [first_choice(rules, turn, mean, pick, int(r), j) for r in live]
         return (np.array([i if kind == "box" else -1 for kind, i in picked], np.int64),
                 np.array([i if kind == "keep" else 0 for kind, i in picked], np.int64))
-    return _rest_of_turn(space, state, position, points, choose)
+    return _rest_of_turn(space, state, position, 0, choose)
 
 
 def _rest_of_turn(space, state, position, points, choose):
