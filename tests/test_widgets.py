@@ -218,3 +218,14 @@ def test_the_outlook_is_the_distribution_of_the_policy_played_for(solutions):
     ex.update(scored=None)
     assert ex.outlook.wait(60) and ex.outlook.distribution is None
     assert "Enter the points so far" in ex.outlook.chance_w.value
+
+
+def test_a_policy_outlook_from_early_on_is_refused_even_with_a_table(monkeypatch):
+    """A whole table at hand answers the ranking, but the policy's pass from 13 open boxes takes
+    minutes: refused with the reason, before any table is read."""
+    from yatzy_core.ui.play_for import OUTLOOK_OPEN, policy_outlook
+    monkeypatch.setattr("yatzy_core.advice.objective_advice.cached_caps", lambda rules: [375])
+    monkeypatch.setattr("yatzy_core.advice.objective_advice.target_table", lambda *a, **k: pytest.fail("read"))
+    early = Position.make("yahtzee-no-bonus", dice="11112")
+    with pytest.raises(ValueError, match=f"playing to beat 240 is computed with {OUTLOOK_OPEN} boxes open"):
+        policy_outlook(early, "beat", 0, score=240)

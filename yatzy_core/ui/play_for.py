@@ -27,6 +27,7 @@ from ..objectives.distribution import ScoreDistribution
 
 __all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook"]
 
+OUTLOOK_OPEN = 10   # the target policy's pass from 10 open boxes: 13 s (11: 54 s; yahtzee, 2 busy cores)
 OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
               "risk": "risk appetite"}
 
@@ -126,5 +127,8 @@ def policy_outlook(position: Position, objective: str, scored: int | None, total
     if need > most_gain(space, [position.state(space)])[0]:
         return (midgame.position_distribution(position, solution_for(position.rules), scored),
                 f"{words}: out of reach, so the best average")
+    if position.rules.n_boxes - len(position.used) > OUTLOOK_OPEN:
+        raise ValueError(f"the distribution of {words} is computed with {OUTLOOK_OPEN} boxes open "
+                         "or fewer (from earlier it takes up to minutes): fill more boxes")
     return (midgame.target_position_distribution(position, targets_for(position, need), goal.goal.total, scored),
             words)
