@@ -27,7 +27,7 @@ from ..objectives.distribution import ScoreDistribution
 
 __all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook"]
 
-OUTLOOK_OPEN = 10   # the target policy's pass from 10 open boxes: 13 s (11: 54 s; yahtzee, 2 busy cores)
+OUTLOOK_OPEN = 10   # a goal's or risk's pass from 10 open boxes: 13 s / 3 s (11: 54 s; 13: - / 29 s; 2 busy cores)
 OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
               "risk": "risk appetite"}
 
@@ -105,8 +105,9 @@ def policy_outlook(position: Position, objective: str, scored: int | None, total
     """The final-score distribution from `position`, with `scored` points on the card, of the
     policy `objective` plays (`objectives.midgame`: "mean", or `play_for`'s goal), and the words
     that say which policy it is. Refused as `play_for` refuses (a whole target table not
-    cached, from early on); a goal already out of reach leaves every choice hopeless, so the
-    mean decides: the best average's distribution."""
+    cached, from early on), and with more than OUTLOOK_OPEN boxes open (the pass would take up
+    to minutes); a goal already out of reach leaves every choice hopeless, so the mean decides:
+    the best average's distribution."""
     from ..advice.objective_advice import risk_utilities, targets_for
     from ..engine.solutions import solution_for
     from ..objectives import midgame
@@ -117,18 +118,18 @@ def policy_outlook(position: Position, objective: str, scored: int | None, total
     if objective == "mean":
         return midgame.position_distribution(position, solution_for(position.rules), scored), "best average"
     goal = play_for(position, objective, scored, total, score, theta)
-    if isinstance(goal, Risk):
-        utilities = risk_utilities(position, goal.theta)
-        return (midgame.risk_position_distribution(position, position.rules, goal.theta, utilities, scored),
-                f"risk θ={goal.theta:g}")
-    words = f"playing to beat {score}" if objective == "beat" else f"playing for {total}"
-    need = max(goal.goal.total - scored, 0)
+    words = (f"risk θ={goal.theta:g}" if isinstance(goal, Risk) else
+             f"playing to beat {score}" if objective == "beat" else f"playing for {total}")
     space = StateSpace(position.rules)
+    need = 0 if objective == "risk" else max(goal.goal.total - scored, 0)
     if need > most_gain(space, [position.state(space)])[0]:
         return (midgame.position_distribution(position, solution_for(position.rules), scored),
                 f"{words}: out of reach, so the best average")
     if position.rules.n_boxes - len(position.used) > OUTLOOK_OPEN:
         raise ValueError(f"the distribution of {words} is computed with {OUTLOOK_OPEN} boxes open "
                          "or fewer (from earlier it takes up to minutes): fill more boxes")
+    if isinstance(goal, Risk):
+        utilities = risk_utilities(position, goal.theta)
+        return midgame.risk_position_distribution(position, position.rules, goal.theta, utilities, scored), words
     return (midgame.target_position_distribution(position, targets_for(position, need), goal.goal.total, scored),
             words)
