@@ -199,6 +199,7 @@ def test_the_outlook_is_the_distribution_of_the_policy_played_for(solutions):
     mean = position_distribution(ex.position, solution, points=200)
     assert ex.outlook.distribution.probabilities.tolist() == mean.probabilities.tolist()
     assert "from here: best average" in ex.outlook.chance_w.value
+    assert "yc-explorer-chance" in ex.outlook.chance_w._dom_classes      # not the coach's, on one page
     ex.update(objective="beat", goal=226)
     assert ex.outlook.wait(60)
     beat = ex.outlook.distribution

@@ -90,9 +90,10 @@ def outlook_figure(dist: ScoreDistribution, target: int, policy: str = "best ave
 
 class Outlook:
     """The plot, the policy played (Play for, target or score to beat, risk θ) and the target
-    box; `show(game)` recomputes in the background."""
+    box; `show(game)` recomputes in the background. Its parts carry CSS classes `css`-chance,
+    `css`-target, ... (the coach's and the explorer's share a page)."""
 
-    def __init__(self, on_error, enabled: bool = True, controls: bool = True):
+    def __init__(self, on_error, enabled: bool = True, controls: bool = True, css: str = "yc-coach"):
         self.enabled, self.fixed_target = enabled, None
         self.distribution: ScoreDistribution | None = None
         self.policy = "best average"          # the words for the policy of `distribution`
@@ -102,22 +103,22 @@ class Outlook:
         self.fig = go.FigureWidget(empty)
         self.play_w = W.Dropdown(options=[(v, k) for k, v in OBJECTIVES.items()], value="mean",
                                  description="Play for", layout=W.Layout(width="220px"))
-        self.play_w.add_class("yc-coach-play-for")
+        self.play_w.add_class(f"{css}-play-for")
         self.target_w = W.BoundedIntText(value=DEFAULT_TARGET, min=0, max=10_000, description="Target",
                                          layout=W.Layout(width="160px"))
-        self.target_w.add_class("yc-coach-target")
+        self.target_w.add_class(f"{css}-target")
         self.theta_w = W.FloatSlider(value=0.05, min=-0.1, max=0.1, step=0.005, description="Risk θ",
                                      readout_format=".3f", continuous_update=False,
                                      layout=W.Layout(width="260px", display="none"))
-        self.theta_w.add_class("yc-coach-theta")
+        self.theta_w.add_class(f"{css}-theta")
         self.chance_w = W.HTML("")
-        self.chance_w.add_class("yc-coach-chance")
+        self.chance_w.add_class(f"{css}-chance")
         self.fig_box = W.Box([self.fig], layout=W.Layout(max_width="100%", overflow="hidden"))
         boxes = W.HBox([self.play_w, self.target_w, self.theta_w],
                        layout=W.Layout(flex_flow="row wrap", display=None if controls else "none"))
         self.widget = W.VBox([boxes, self.chance_w, self.fig_box],
                              layout=W.Layout(max_width="100%", overflow="hidden"))
-        self.widget.add_class("yc-coach-outlook")
+        self.widget.add_class(f"{css}-outlook")
         self.target_w.observe(lambda _: self._target_changed(), "value")
         self.play_w.observe(lambda _: self._policy_changed(), "value")
         self.theta_w.observe(lambda _: self._policy_changed(), "value")
@@ -190,13 +191,13 @@ class Outlook:
         with self._lock:                       # the check and the drawing as one step
             if mine != self.shown:
                 return
-            if isinstance(result, str):
+            if isinstance(result, str):        # a refusal: its reason, no plot
                 self.distribution = None
                 self.chance_w.value = f"<i>{html.escape(result)}</i>"
-                with self.fig.batch_update():
-                    self.fig.data[0].x, self.fig.data[0].y = [], []
+                self.fig_box.layout.display = "none"
                 return
             self.distribution, self.policy = result
+            self.fig_box.layout.display = None
             self._draw()
 
     def _draw(self) -> None:

@@ -284,8 +284,7 @@ class Explorer(HasTraits):
         self.theta_w = classed(W.FloatSlider(description="Risk θ", min=-0.1, max=0.1, step=0.005,
                                              readout_format=".3f", continuous_update=False), "yc-theta")
         self.message_w = classed(W.HTML(), "yc-message")
-        self.outlook = Outlook(on_error=self.out.capture()(reraise), controls=False)
-        self.outlook.widget.add_class("yc-outlook")
+        self.outlook = Outlook(on_error=self.out.capture()(reraise), controls=False, css="yc-explorer")
         self.best_w = classed(W.HTML(), "yc-best")
         self.table_w = classed(W.HTML(), "yc-advice")
         self.fig = go.FigureWidget(go.Bar(orientation="h", x=[], y=[], marker_color=[],
