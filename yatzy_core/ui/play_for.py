@@ -107,7 +107,14 @@ def policy_outlook(position: Position, objective: str, scored: int | None, total
     that say which policy it is. Refused as `play_for` refuses (a whole target table not
     cached, from early on), and with more than OUTLOOK_OPEN boxes open (the pass would take up
     to minutes); a goal already out of reach leaves every choice hopeless, so the mean decides:
-    the best average's distribution."""
+    the best average's distribution.
+
+    >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
+    ...                   upper_total=63, dice="12346", rolls_left=1)
+    >>> d, words = policy_outlook(p, "beat", 200, score=223)
+    >>> words, round(d.p_at_least(224), 4), round(35 / 216, 4)     # keep 4 6, as advised
+    ('playing to beat 223', 0.162, 0.162)
+    """
     from ..advice.objective_advice import risk_utilities, targets_for
     from ..engine.solutions import solution_for
     from ..objectives import midgame
