@@ -32,6 +32,7 @@ LAYERS = [
     ["engine.turn_choices"],                      # one roll's choices in the advisor's order, a turn played out
     ["engine.compiled.kernel"],
     ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
+    ["engine.compiled.saved_moments"],            # ... with the second moments, for the std
     ["engine.solver"],
     ["engine.saved"],                             # saved rolls: every saved count in one pass
     ["warmup", "engine.cache"],

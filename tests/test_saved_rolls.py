@@ -142,8 +142,7 @@ def test_cli_solves_a_saved_roll_rule_file(tmp_path, capsys):
     path.write_text('name = "tiny"\nsaved_rolls = true\n' + TEXTS["two-boxes"])
     assert main(["solve", "--rules-file", str(path)]) == 0
     assert f"expected score: {float(exact('two-boxes')):.4f}" in capsys.readouterr().out
-    assert main(["solve", "--rules-file", str(path), "--std"]) == 2
-    assert "argument --std: not computed for a game with saved rolls" in capsys.readouterr().err
+    assert main(["solve", "--rules-file", str(path), "--std"]) == 0     # test_saved_spread.py
 
 
 def test_cli_advises_maxi_yatzy_with_saved_rolls(capsys):
@@ -172,10 +171,12 @@ def test_optimal_saved_roll_games_average_the_solved_value():
     names = ("ones", "sixes", "three_pairs", "full_straight", "tower", "maxi_yatzy")
     rules = maxi.with_(name="maxi-six-boxes-saved", boxes=tuple(b for b in maxi.boxes if b.name in names),
                        upper_bonus=50, upper_bonus_threshold=30)
-    solved = solve_saved(rules, progress=False)
+    solved = solve_saved(rules, progress=False, moments=True)
     played = play_saved(solved, games=3_000, seed=4)
     total = played.frame["total"]
     assert abs(total.mean() - solved.expected_score) < 3 * total.sem(), (total.mean(), solved.expected_score)
+    squares, second = total.astype(float) ** 2, float(solved.second[0][0, 0])    # the spread too
+    assert abs(squares.mean() - second) < 3 * squares.sem(), (squares.mean(), second)
     assert (played.saved[:, 0] == 0).all() and (played.saved[:, 1:] <= 2 * np.arange(1, 7)).all()
     assert 0 < played.saved[:, -1].mean() < played.saved[:, -2].mean()   # the last turn spends most
     assert played.frame["maxi_yatzy"].isin([0, 100]).all()

@@ -13,7 +13,9 @@ sorted multisets, as `Position` keeps them, so a die's place on the table does n
                {"score": "yatzy", "dice": [2, 3, 4, 5, 6]}]}
 
 `"dice"` after a keep is the whole roll that followed (kept dice included); after a score it is
-the next turn's first roll, absent once the card is full. A missing roll is refused, never
+the next turn's first roll, absent once the card is full. In a game with saved rolls a score
+also records `"saved"`: the rolls in the bank after it (the rerolls it left unused; a turn spends
+its own rerolls first, then the bank's), checked against the moves when the log is replayed. A missing roll is refused, never
 drawn: only the last move may lack it (the next turn not rolled yet), and such a game is graded
 as unfinished (`coach.Summary`). Version 1 logs (a built-in rule set's name only) still load.
 
@@ -37,6 +39,7 @@ from ..engine.position import shown, parse_dice
 from ..engine.cache import rules_fingerprint
 from .coach import Game
 from ..game.rules import Rules, get_rules
+from ..engine.saved import SavedSolution, most_saved
 from ..engine.solver import Solution
 
 __all__ = ["FORMAT", "RulesMismatch", "to_log", "dumps", "loads", "replay", "paper_game", "undo"]
@@ -62,6 +65,8 @@ def to_log(game: Game) -> dict:
         move = {"keep": list(choice.keep)} if choice.action == "keep" else {"score": choice.box}
         if dice is not None:
             move["dice"] = list(dice)
+        if game.rules.saved_rolls and choice.action == "box":
+            move["saved"] = decision.position.rolls_left       # scoring banks the rerolls left
         moves.append(move)
     log = {"format": FORMAT, "version": VERSION, "rules": game.rules.name}
     try:
@@ -76,7 +81,8 @@ def dumps(game: Game) -> str:
     return json.dumps(to_log(game), indent=1)
 
 
-def loads(text: str | bytes, solution: Solution | None = None, seed=None, rules: str | Rules | None = None) -> Game:
+def loads(text: str | bytes, solution: Solution | SavedSolution | None = None, seed=None,
+          rules: str | Rules | None = None) -> Game:
     """A Game rebuilt from a JSON game log (`seed` draws any rolls played after it; `rules`, if
     given, must be the log's own rules, and names an old log's rule file by its name)."""
     if isinstance(text, (bytes, bytearray)):
@@ -133,7 +139,8 @@ def _rules_of(log: dict, solution: Solution | None, given: str | Rules | None) -
     return rules
 
 
-def replay(log: dict, solution: Solution | None = None, seed=None, rules: str | Rules | None = None) -> Game:
+def replay(log: dict, solution: Solution | SavedSolution | None = None, seed=None,
+           rules: str | Rules | None = None) -> Game:
     """Play a log's moves again through `coach.Game`: the same decisions and grades. A move the
     rules forbid, or a roll missing, raises ValueError naming the move and the field."""
     rules = _rules_of(log, solution, rules)
@@ -170,6 +177,8 @@ def _play(game: Game, move: dict, last: bool) -> None:
         raise ValueError(f"a move is an object with 'keep' or 'score', got {type(move).__name__}")
     if ("keep" in move) == ("score" in move):
         raise ValueError("a move needs 'keep' or 'score' (one of them)")
+    if "keep" in move and "saved" in move:
+        raise ValueError("'saved' goes with a 'score' move (the rolls it banks), not a 'keep'")
     dice = move.get("dice")
     if dice is None and ("keep" in move or not last):
         raise ValueError("'dice' is missing: the roll that followed this move must be given")
@@ -182,6 +191,18 @@ def _play(game: Game, move: dict, last: bool) -> None:
     if not isinstance(box, str):
         raise ValueError(f"'score' must be a box name (text), got {shown(box)}")
     game.score(box, next_dice=None if dice is None else _field("dice", _dice, dice, faces))
+    if "saved" in move:
+        _check_saved(game, move["saved"])
+
+
+def _check_saved(game: Game, saved) -> None:
+    """A score move's "saved" (the bank after it) against the bank its moves give."""
+    if not game.rules.saved_rolls:
+        raise ValueError(f"'saved': rules {game.rules.name!r} do not save rolls")
+    if isinstance(saved, bool) or not isinstance(saved, int) or saved < 0:
+        raise ValueError(f"'saved' must be the rolls in the bank (a whole number), got {shown(saved)}")
+    if saved != game.saved:
+        raise ValueError(f"'saved' says {saved} rolls in the bank, but the moves bank {game.saved}")
 
 
 def _field(name: str, read, *args):
@@ -211,7 +232,7 @@ def undo(game: Game) -> Game:
     return replay(log, solution=game.solution, seed=game.rng, rules=game.rules)
 
 
-def paper_game(rules: str | Rules, turns, solution: Solution | None = None) -> Game:
+def paper_game(rules: str | Rules, turns, solution: Solution | SavedSolution | None = None) -> Game:
     """Grade a game played on paper: `turns` is one line a turn (or a text of lines), each
     `roll choice roll choice ... box` (see the module docstring)."""
     if isinstance(turns, str):
@@ -228,9 +249,10 @@ def paper_game(rules: str | Rules, turns, solution: Solution | None = None) -> G
 def _paper_log(rules: Rules, lines: list[list[str]]) -> dict:
     moves: list[dict] = []
     for number, tokens in enumerate(lines, 1):
-        if len(tokens) % 2 or len(tokens) > 2 * rules.rolls_per_turn:
+        rolls = rules.rolls_per_turn + (most_saved(rules, number - 1) if rules.saved_rolls else 0)
+        if len(tokens) % 2 or len(tokens) > 2 * rolls:
             raise ValueError(f"turns line {number} ({' '.join(tokens)!r}) must alternate roll and "
-                             f"choice, ending with a box, at most {rules.rolls_per_turn} rolls")
+                             f"choice, ending with a box, at most {rolls} rolls")
         if tokens[-1] not in rules.box_names:
             raise ValueError(f"turns line {number} must end with a box ({', '.join(rules.box_names)}), "
                              f"got {tokens[-1]!r}")

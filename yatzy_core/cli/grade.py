@@ -3,7 +3,8 @@
 An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. A log (the coach's "Save log",
 `gamelog.dumps`) is replayed move by move through `coach.Game`, so every grade is computed
 again, never read from the file; `--paper` reads a game typed one turn a line
-(`gamelog.paper_game`). `--beat S` also grades each move by the chance to beat S it gave away.
+(`gamelog.paper_game`). `--beat S` also grades each move by the chance to beat S it gave away
+(not for a game with saved rolls, whose grades are in expected points; its bank is printed).
 """
 from __future__ import annotations
 
@@ -78,7 +79,11 @@ def run_grade(args) -> int:
     game = _graded_game(args)
     summary = game.summary()
     grades = None
+    saving = game.rules.saved_rolls
     if args.beat is not None:
+        if saving:
+            raise ValueError(f"argument --beat: not computed for a game with saved rolls "
+                             f"(rules {game.rules.name!r})")
         from ..advice.beat_grades import grade_to_beat      # the target kernel: only when asked
         grades = grade_to_beat(game, args.beat)
     if args.json:
@@ -89,12 +94,16 @@ def run_grade(args) -> int:
                "luck": summary.luck,
                "decisions": [{"turn": d.turn, "choice": d.label, "best": d.best.label, "loss": d.loss}
                              for d in game.decisions]}
+        if saving:
+            out["saved_rolls"] = game.saved
         if grades is not None:
             out["beat"] = {"score": args.beat, "given_away": [g.given_away for g in grades],
                            "best_for_it": sum(g.optimal for g in grades)}
         print(json.dumps(out))
         return 0
     print(summary)
+    if saving:
+        print(f"Saved rolls in the bank: {game.saved}")
     if grades is not None:
         print(f"To beat {args.beat}: {sum(g.optimal for g in grades)} of {len(grades)} moves best for it; "
               f"probability given away, summed over the moves: {sum(g.given_away for g in grades):.4f}")

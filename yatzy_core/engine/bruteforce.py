@@ -21,6 +21,11 @@ saves what is left) with rerolling (`saved_turn_start`).
 >>> brute_force_value(one_die.with_(rolls_per_turn=2, saved_rolls=True))  # one box: nothing to save for
 Fraction(17, 4)
 
+The spread of a saved-roll game depends on how ties are broken; `brute_force_saved_moments`
+follows the advisor's rule, written out here over ordered dice: scoring now when it is worth at
+least the best reroll, the first best box in card order, and among the best rerolls the one
+keeping the most dice, then the smallest kept dice.
+
 Joker rule for an n of a kind once the Yahtzee box is used (plus yahtzee_bonus if that box holds
 a positive score): "forced" - the matching upper box if open, else any open lower box at its joker
 value, else any open upper box; "free" - any open box, lower boxes at their joker value only when
@@ -41,7 +46,7 @@ import numpy as np
 from ..game.ruleset import Rules
 from ..game.scoring import Box, total  # noqa: F401  (Box, total: for the doctest)
 
-__all__ = ["brute_force_value", "brute_force_at_least", "saved_turn_start"]
+__all__ = ["brute_force_value", "brute_force_at_least", "saved_turn_start", "brute_force_saved_moments"]
 
 State = tuple[int, int, int]   # (mask of used boxes, uncapped upper total, Yahtzee flag)
 Dice = tuple[int, ...]         # ordered dice, e.g. (3, 1)
@@ -111,6 +116,74 @@ def saved_turn_start(rules: Rules, rolls, choices, scores):
     return value
 
 
+def brute_force_saved_moments(rules: Rules) -> tuple[Fraction, Fraction]:
+    """(E[final score], E[final score^2]) of a saved-roll game from the empty card, exactly,
+    under the advisor's choices (see the module docstring for the tie rule).
+
+    >>> two = Rules("chance-twice", (Box("a", total), Box("b", total)), upper_bonus=0, n_dice=1,
+    ...             rolls_per_turn=2, saved_rolls=True)
+    >>> brute_force_saved_moments(two)
+    (Fraction(209, 24), Fraction(1453, 18))
+    """
+    _check_tiny(rules)
+    if not rules.saved_rolls:
+        raise ValueError(f"rules {rules.name!r} do not save rolls; their spread is solver.Solution.std")
+    n, faces, full = rules.n_dice, rules.faces, (1 << len(rules.boxes)) - 1
+    rolls = list(product(range(1, faces + 1), repeat=n))
+    scores = {dice: normal_scores(rules, dice) for dice in rolls}
+    value = saved_turn_start(rules, rolls, {dice: rerolls(dice, faces) for dice in rolls}, scores)
+    keeps = {dice: kept_rerolls(dice, faces) for dice in rolls}
+
+    @lru_cache(maxsize=None)
+    def second(state: State, saved: int) -> Fraction:
+        if state[0] == full:
+            return Fraction(0)
+
+        def now(dice, j) -> tuple[Fraction, Fraction]:       # the first best box: (mean, second)
+            best = None
+            for p, after in moves(rules, dice, scores[dice], state):
+                v, m = value(after, j), second(after, j)
+                if best is None or p + v > best[0]:
+                    best = (p + v, p * p + 2 * p * v + m)
+            return best
+
+        stage = {dice: now(dice, 0) for dice in rolls}
+        for j in range(1, rules.rolls_per_turn + saved):
+            stage = {dice: _stage(now(dice, j), stage, keeps[dice]) for dice in rolls}
+        return sum(m for _, m in stage.values()) / faces ** n
+
+    return value((0, 0, 0), 0), second((0, 0, 0), 0)
+
+
+def _stage(now, later: dict, keeps) -> tuple[Fraction, Fraction]:
+    """(mean, second) of a roll with rerolls left: scoring now (`now`) unless a reroll is worth
+    more; among equally good rerolls the most dice kept, then the smallest kept dice."""
+    options = []
+    for kept, outcomes in keeps:
+        mean = sum(later[d][0] for d in outcomes) / len(outcomes)
+        options.append((-mean, -len(kept), kept, outcomes))
+    neg, _, _, outcomes = min(options)
+    if now[0] >= -neg:
+        return now
+    return -neg, sum(later[d][1] for d in outcomes) / len(outcomes)
+
+
+def kept_rerolls(dice: Dice, faces: int) -> list[tuple[Dice, list[Dice]]]:
+    """`rerolls` with the dice each keeps (sorted) instead of how many it rerolls."""
+    out = []
+    for k in range(1, len(dice) + 1):
+        for positions in combinations(range(len(dice)), k):
+            kept = tuple(sorted(d for i, d in enumerate(dice) if i not in positions))
+            outcomes = []
+            for new in product(range(1, faces + 1), repeat=k):
+                rolled = list(dice)
+                for p, d in zip(positions, new):
+                    rolled[p] = d
+                outcomes.append(tuple(rolled))
+            out.append((kept, outcomes))
+    return out
+
+
 def brute_force_at_least(rules: Rules, target: int) -> Fraction:
     """Best P(final score >= target) from the empty card, exactly: the state gains the points
     still needed (the objective of `targets.py`), everything else as in `brute_force_value`.
@@ -142,17 +215,7 @@ def brute_force_at_least(rules: Rules, target: int) -> Fraction:
 def rerolls(dice: Dice, faces: int) -> list[tuple[int, list[Dice]]]:
     """For every nonempty subset of positions to reroll: its size k and the faces**k ordered
     dice it can lead to, each as likely as the others."""
-    n, out = len(dice), []
-    for k in range(1, n + 1):
-        for positions in combinations(range(n), k):
-            outcomes = []
-            for new in product(range(1, faces + 1), repeat=k):
-                rolled = list(dice)
-                for p, d in zip(positions, new):
-                    rolled[p] = d
-                outcomes.append(tuple(rolled))
-            out.append((k, outcomes))
-    return out
+    return [(len(dice) - len(kept), outcomes) for kept, outcomes in kept_rerolls(dice, faces)]
 
 
 def best_keep(dice: Dice, later: dict[Dice, int], choices, faces: int) -> int:

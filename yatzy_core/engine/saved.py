@@ -16,6 +16,8 @@ whole table 15 GB). float32 tables halve that but miss a 1e-6 bar on the expecte
 >>> solved = solve_saved(game, progress=False)
 >>> round(solved.expected_score, 6), round(solved.value(0b01, saved=1), 6)   # 1 saved: 3 rolls
 (8.708333, 4.666667)
+>>> round(solve_saved(game, progress=False, moments=True).std, 6)     # brute force: 2.210691
+2.210691
 """
 from __future__ import annotations
 
@@ -35,6 +37,8 @@ __all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_
            "whole_saved_solution", "WHOLE_TABLE_BYTES", "SavedColumn"]
 
 BLOCK = 1 << 18   # states a block: the copy to the represented states stays ~40 MB
+MOMENTS_TIME = 9   # a solve with moments takes about this many times the values alone (measured:
+                   # benchmarks/saved_std.py, the first 12 boxes of Maxi Yatzy, 24.8 s / 2.71 s CPU)
 
 
 def most_saved(rules: Rules, used: int, before: int = 0) -> int:
@@ -50,7 +54,8 @@ def most_saved(rules: Rules, used: int, before: int = 0) -> int:
 @dataclass
 class SavedSolution:
     """Start-of-turn values of a saved-roll game: layers[used][row, saved] (None for a layer the
-    solve let go, see `solve_saved`'s keep)."""
+    solve let go, see `solve_saved`'s keep); with moments, `second` holds the second moments of
+    the points to come the same way."""
 
     rules: Rules
     layers: list
@@ -58,6 +63,7 @@ class SavedSolution:
     space: StateSpace = field(init=False, repr=False)
     rank: np.ndarray = field(init=False, repr=False)
     before: int = 0
+    second: list | None = None
 
     def __post_init__(self):
         self.space = StateSpace(self.rules)
@@ -67,6 +73,14 @@ class SavedSolution:
     def expected_score(self) -> float:
         """Optimal expected final score from the empty card, no roll saved."""
         return float(self.layers[0][0, 0])
+
+    @property
+    def std(self) -> float:
+        """Standard deviation of the final score from the empty card under the advisor's
+        choices; ValueError unless solved with moments=True."""
+        if self.second is None:
+            raise ValueError(f"the spread of {self.rules.name!r} was not computed: solve_saved(..., moments=True)")
+        return float(np.sqrt(max(float(self.second[0][0, 0]) - self.expected_score ** 2, 0.0)))
 
     def value(self, mask: int, upper: int = 0, flag: int = 0, saved: int = 0) -> float:
         """Expected points still to come from the start of a turn in this state with `saved`
@@ -140,42 +154,68 @@ def box_set_rank(n_boxes: int) -> np.ndarray:
 
 
 def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int | None = None,
-                before: int = 0) -> SavedSolution:
-    """Backward induction over layers for a game with saved rolls (values only; the kernel
-    computes in float64, dtype is what the tables store). keep=k keeps only the layers with at
-    most k boxes used (the others are let go once the layer before them is solved). `before`:
-    boxes used before this game began (the game of a position's open boxes), whose turns may
-    have saved rolls too."""
-    from .compiled.kernel import lane_groups, tables
-    from .compiled.saved_kernel import solve_saved_layer
-
+                before: int = 0, moments: bool = False) -> SavedSolution:
+    """Backward induction over layers for a game with saved rolls (the kernel computes in
+    float64, dtype is what the tables store). keep=k keeps only the layers with at most k boxes
+    used (the others are let go once the layer before them is solved). `before`: boxes used
+    before this game began (the game of a position's open boxes), whose turns may have saved
+    rolls too. moments=True also carries the second moment of the points to come along the
+    advisor's choices (`compiled.saved_moments`), which gives `SavedSolution.std`: twice the
+    memory, about twice the time."""
     rules = get_rules(rules)
     if not rules.saved_rolls:
         raise ValueError(f"rules {rules.name!r} do not save rolls; use solver.solve")
-    _check_memory(rules, np.dtype(dtype).itemsize, keep, before)
+    _check_memory(rules, np.dtype(dtype).itemsize, keep, before, moments)
     space, n = StateSpace(rules), rules.n_boxes
-    settings, t = tables(rules)
-    rank, per_set = box_set_rank(n), space.n_upper * space.n_flags
+    per_set = space.n_upper * space.n_flags
     start = time.perf_counter()
     layers: list = [None] * (n + 1)
+    second: list | None = [None] * (n + 1) if moments else None
     layers[n] = np.zeros((per_set, most_saved(rules, n, before) + 1), dtype)
+    if moments:
+        second[n] = np.zeros_like(layers[n])
     total = int(space.reachable.sum() - space.reachable.reshape(1 << n, -1)[-1].sum())
-    with _bar(progress, total, f"solving {rules.name} with saved rolls") as bar:
+    what = "with saved rolls" + (" and second moments" if moments else "")
+    with _bar(progress, total, f"solving {rules.name} {what}") as bar:
         for used in range(n - 1, -1, -1):
-            out = np.zeros((comb(n, used) * per_set, most_saved(rules, used, before) + 1), dtype)
-            for states in space.layer_blocks(used, BLOCK):
-                representatives = space.representatives(states)
-                distinct = states[representatives == states]
-                solve_saved_layer(settings, t, lane_groups(space, distinct), rank, layers[used + 1], out)
-                rows = rank[states // per_set] * per_set + states % per_set
-                out[rows] = out[rank[representatives // per_set] * per_set + representatives % per_set]
-                bar.update(len(states))
-            layers[used] = out
+            shape = (comb(n, used) * per_set, most_saved(rules, used, before) + 1)
+            layers[used] = np.zeros(shape, dtype)
+            if moments:
+                second[used] = np.zeros(shape, dtype)
+            _solve_layer(rules, space, used, layers, second, bar)
             if keep is not None and used + 1 > keep:
                 layers[used + 1] = None
+                if moments:
+                    second[used + 1] = None
     solution = SavedSolution(rules, layers, time.perf_counter() - start)
-    solution.before = before
+    solution.before, solution.second = before, second
     return solution
+
+
+def _solve_layer(rules, space, used, layers, second, bar) -> None:
+    """layers[used] (and second[used], when given) from the layer after it, block by block:
+    the distinct states are solved, the others copied from the states they stand for."""
+    from .compiled.kernel import lane_groups, tables
+    from .compiled.saved_kernel import solve_saved_layer
+    from .compiled.saved_moments import solve_saved_moments_layer
+
+    settings, t = tables(rules)
+    rank, per_set = box_set_rank(rules.n_boxes), space.n_upper * space.n_flags
+    out = layers[used]
+    for states in space.layer_blocks(used, BLOCK):
+        representatives = space.representatives(states)
+        groups = lane_groups(space, states[representatives == states])
+        if second is None:
+            solve_saved_layer(settings, t, groups, rank, layers[used + 1], out)
+        else:
+            solve_saved_moments_layer(settings, t, groups, rank, layers[used + 1], second[used + 1],
+                                      out, second[used])
+        rows = rank[states // per_set] * per_set + states % per_set
+        source = rank[representatives // per_set] * per_set + representatives % per_set
+        out[rows] = out[source]
+        if second is not None:
+            second[used][rows] = second[used][source]
+        bar.update(len(states))
 
 
 WHOLE_TABLE_BYTES = 1_500_000_000   # a whole saved-roll table solved on demand (coach, player)
@@ -205,29 +245,37 @@ def whole_saved_solution(rules: str | Rules, solution: SavedSolution | None = No
     return _whole[rules]
 
 
-def saved_memory(rules: Rules, itemsize: int = 8, keep: int | None = None, before: int = 0) -> int:
+def saved_memory(rules: Rules, itemsize: int = 8, keep: int | None = None, before: int = 0,
+                 moments: bool = False) -> int:
     """Bytes a saved-roll solve needs at its peak, about: the layers held at once (all kept ones
-    plus the two being solved) and OVERHEAD bytes a turn state for the masks and blocks.
+    plus the two being solved, twice over with moments) and OVERHEAD bytes a turn state for the
+    masks and blocks.
 
     >>> round(saved_memory(get_rules("maxi-yatzy"), keep=2) / 1e9, 2)     # layers 10 and 11
     6.51
+    >>> round(saved_memory(get_rules("maxi-yatzy"), keep=0, moments=True) / 1e9, 2)
+    11.78
     """
     space, n = StateSpace(rules), rules.n_boxes
     per_set = space.n_upper * space.n_flags
-    size = [comb(n, k) * per_set * (most_saved(rules, k, before) + 1) * itemsize for k in range(n + 1)]
+    tables = 2 if moments else 1             # the values, and the second moments beside them
+    size = [tables * comb(n, k) * per_set * (most_saved(rules, k, before) + 1) * itemsize
+            for k in range(n + 1)]
     kept = sum(size) if keep is None else sum(size[:keep + 1])
     pair = max(size[k] + size[k + 1] for k in range(n)) if keep is not None else 0
     return kept + pair + space.size * OVERHEAD
 
 
-def _check_memory(rules, itemsize, keep, before) -> None:
+def _check_memory(rules, itemsize, keep, before, moments=False) -> None:
     """Refuse a solve that cannot fit; announce one above LOUD_BYTES (as `solver.check_memory`)."""
-    need, free = saved_memory(rules, itemsize, keep, before), available_memory()
-    what = f"rules {rules.name!r} with saved rolls need about {need / 1e9:.1f} GB"
+    need, free = saved_memory(rules, itemsize, keep, before, moments), available_memory()
+    what = (f"rules {rules.name!r} with saved rolls{' and second moments' if moments else ''} "
+            f"need about {need / 1e9:.1f} GB")
     if free is not None and need > free:
         raise ValueError(f"{what} of memory, but only {free / 1e9:.1f} GB is available")
     if need > LOUD_BYTES:
-        warnings.warn(f"solving {what} of memory", SolveWarning, stacklevel=3)
+        slower = f", and about {MOMENTS_TIME}x the time of the values alone" if moments else ""
+        warnings.warn(f"solving {what} of memory{slower}", SolveWarning, stacklevel=3)
 
 
 def saved_stages(solution: SavedSolution, state: int, rolls_left: int):

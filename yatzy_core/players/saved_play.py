@@ -1,7 +1,9 @@
 """Optimal games of a saved-roll rule set (Maxi Yatzy as played), one at a time from its solved
 layers: each turn may reroll rolls_per_turn - 1 + saved times, and scoring early saves the
-rerolls left. The choices are the advisor's (`engine.saved.saved_stages`); on a tie scoring now
-wins over rerolling (it saves rolls), and the first box in card order over later ones.
+rerolls left. The choices are the advisor's (`engine.saved.saved_stages`); on a tie (within TIE)
+scoring now wins over rerolling (it saves rolls), the first box in card order over later ones, and
+the keeper with the most dice, then the first in keeper order (so the spread of these games is
+the one `solve_saved(..., moments=True)` computes).
 
 >>> from yatzy_core.engine.saved import solve_saved
 >>> from yatzy_core.game.rules import Rules
@@ -84,8 +86,8 @@ def _turn(rules, rng, stage, rerolls: int) -> tuple[int, int, int]:
         subs = order[starts[roll]:starts[roll + 1]]
         subs = subs[dice.keeper_size[subs] < rules.n_dice]
         values = keepers[j - 1][subs, 0]
-        best = int(np.argmax(values))
-        if values[best] <= now[box] + TIE:
+        if values.max() <= now.max() + TIE:
             return box, roll, j
+        best = int(np.flatnonzero(values >= values.max() - TIE)[0])   # preferred order: the tie rule
         kept = dice.keepers[subs[best]].astype(np.int64)
     raise AssertionError("unreachable: the last stage always scores")

@@ -11,7 +11,10 @@ import urllib.parse
 
 import ipywidgets as W
 
-__all__ = ["LogPanel", "download_link", "PAPER_HELP"]
+from ..engine.cache import rules_fingerprint
+from ..game.rules import get_rules, rule_names
+
+__all__ = ["LogPanel", "download_link", "own_rules", "PAPER_HELP"]
 
 FILENAME = "yatzy-game.json"
 PAPER_HELP = ("A game on paper, one turn a line: the dice and your choices as they happened, e.g. "
@@ -24,6 +27,24 @@ def download_link(text: str, filename: str = FILENAME) -> str:
     """An HTML link that saves `text` as a JSON file (a data URL: works on a static page too)."""
     href = "data:application/json;charset=utf-8," + urllib.parse.quote(text)
     return f'<a class="yc-coach-download" download="{filename}" href="{href}">Download the log ({filename})</a>'
+
+
+def own_rules(game, extra=None):
+    """A loaded game whose rules the coach offers: the built-in set of its name (the menu shows a
+    name, and a new game starts under it) or the rules the page was opened with (`extra`: a rule
+    file's or a saved-roll game's); another variant's or rule file's game is graded by
+    `yatzy grade FILE` instead."""
+    name = game.rules.name
+    offered = get_rules(extra) if extra is not None else None
+    if offered is None or offered.name != name:
+        offered = get_rules(name) if name in rule_names() else None
+    if offered is None:
+        raise ValueError(f"the log's rules {name[:40]!r} are not offered by the coach "
+                         f"({', '.join(rule_names())}): grade the log with `yatzy grade FILE`")
+    if rules_fingerprint(game.rules) != rules_fingerprint(offered):
+        raise ValueError(f"the log's game was played under a variant of {name!r}, not the "
+                         "rules the coach plays: grade the log with `yatzy grade FILE`")
+    return game
 
 
 class LogPanel:

@@ -31,12 +31,11 @@ import ipywidgets as W
 from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 
 from ..advice.advisor import Advice, advise
-from ..engine.cache import rules_fingerprint
 from ..advice.coach import Decision, Game
 from ..advice.gamelog import dumps, loads, paper_game, undo
 from ..game.rules import Rules, get_rules, rule_names
 from .coach_beat import BeatPanel
-from .coach_log import LogPanel
+from .coach_log import LogPanel, own_rules
 from .coach_outlook import Outlook, reraise
 from .dice_widget import DiceTable
 from .scorecard import game_card_html
@@ -67,20 +66,6 @@ def offered(rules) -> str | Rules:
         shown = rules if isinstance(rules, str) else type(rules).__name__
         raise ValueError(f"rules {shown[:40]!r} are not offered by the coach; choose one of: {', '.join(names)}")
     return rules
-
-
-def _own_rules(game: Game) -> Game:
-    """A loaded game whose rules are the built-in set of its name (the coach's menu shows a
-    name, and a new game starts under it); a variant's or rule file's game is graded by
-    `yatzy grade FILE` instead."""
-    name = game.rules.name
-    if name not in rule_names():
-        raise ValueError(f"the log's rules {name[:40]!r} are not offered by the coach "
-                         f"({', '.join(rule_names())}): grade the log with `yatzy grade FILE`")
-    if rules_fingerprint(game.rules) != rules_fingerprint(get_rules(name)):
-        raise ValueError(f"the log's game was played under a variant of {name!r}, not the built-in "
-                         "rules the coach plays: grade the log with `yatzy grade FILE`")
-    return game
 
 
 def decision_html(d: Decision, reveal: bool) -> str:
@@ -253,8 +238,10 @@ class CoachApp(HasTraits):
         return text
 
     def load_log(self, text: str) -> "CoachApp":
-        """Continue (or review) a game from a saved JSON log."""
-        return self._load(lambda: _own_rules(loads(text, seed=self.seed)), "loaded log")
+        """Continue (or review) a game from a saved JSON log (a saved-roll game's: from the
+        table the page was given, `solution`)."""
+        return self._load(lambda: own_rules(loads(text, seed=self.seed, solution=self.solution), self.extra),
+                          "loaded log")
 
     def grade_paper(self, text: str) -> "CoachApp":
         """Grade a game played on paper (one turn a line, `gamelog.paper_game`) in the rules shown."""
