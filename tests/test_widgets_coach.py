@@ -213,7 +213,8 @@ def test_the_outlook_plays_the_policy_the_player_plays_for(solutions, monkeypatc
     assert app.outlook.wait(60)
     got = app.outlook.distribution
     table = solve_targets("yatzy", 61, within=game.position.mask)
-    assert got.probabilities.tolist() == target_position_distribution(game.position, table, 211, 150).probabilities.tolist()
+    want = target_position_distribution(game.position, table, 211, 150)
+    assert got.probabilities.tolist() == want.probabilities.tolist()
     best = advise(game.position, objective=Beat(210, 150))[0].probability
     assert got.p_at_least(211) == pytest.approx(best, abs=1e-9) and 0.05 < best < 0.95
     assert "from here: playing to beat 210" in app.outlook.chance_w.value
