@@ -29,6 +29,7 @@ LAYERS = [
     ["game.states"],
     ["engine.turn"],                              # the turn engine
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
+    ["engine.turn_choices"],                      # one roll's choices in the advisor's order, a turn played out
     ["engine.compiled.layout"],                   # the kernels' tables, lane groups, state index
     ["engine.compiled.kernel"],
     ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
@@ -66,9 +67,10 @@ LAYERS = [
     ["cli.study", "cli.distribution", "cli.grade"],
     ["cli.command"],
     ["__main__", "ui.play_for"],                # what the explorer ranks by
-    ["ui.scorecard", "ui.dice_widget"],           # the pad's card and the dice, for both pages
-    ["ui.plots", "ui.state_graph", "ui.widgets", "ui.background", "ui.coach_log"],
-    ["ui.coach_outlook", "ui.coach_beat"],
+    ["ui.scorecard", "ui.dice_widget", "ui.background"],   # the pad's card and the dice, for both pages
+    ["ui.coach_outlook"],                         # the final score's distribution: coach and explorer
+    ["ui.plots", "ui.state_graph", "ui.widgets", "ui.coach_log"],
+    ["ui.coach_beat"],
     ["ui.widgets_coach", "ui.rules_editor"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}

@@ -11,6 +11,8 @@ from yatzy_core.engine import turn_forward as policy
 from yatzy_core.advice.advisor import advise
 from yatzy_core.engine.position import Position
 from yatzy_core.objectives.distribution import forward
+from yatzy_core.engine.solutions import solution_for
+from yatzy_core.game.dice import counts_of, dice_of
 from yatzy_core.objectives.midgame import position_distribution
 
 
@@ -106,3 +108,125 @@ def test_bad_arguments(solutions):
     with pytest.raises(ValueError, match="less than the upper total"):
         position_distribution(Position.make("yatzy", used={"sixes"}, upper_total=30, dice="12345"),
                               solution, points=20)
+
+
+# ---- the distribution of the policy being played: a target, a score to beat, a risk appetite -----
+
+from test_turn import TINY  # noqa: E402
+from yatzy_core.objectives.midgame import risk_position_distribution, target_position_distribution  # noqa: E402
+from yatzy_core.objectives.objective import AtLeast, Risk  # noqa: E402
+from yatzy_core.objectives.targets import solve_risk, solve_targets  # noqa: E402
+
+TINY_MID = [("12", 2), ("22", 1), ("66", 0), ("15", 2)]   # dice, rerolls left; ones scored (1)
+
+
+@pytest.fixture(scope="module")
+def tiny_targets():
+    return solve_targets(TINY, 45)
+
+
+@pytest.mark.parametrize("dice, rolls_left", TINY_MID)
+@pytest.mark.parametrize("goal", [10, 18, 25, 31])
+def test_the_target_policy_from_inside_a_turn_reaches_the_advised_probability(tiny_targets, dice, rolls_left, goal):
+    position = Position.make(TINY, used={"ones"}, upper_total=1, dice=dice, rolls_left=rolls_left)
+    d = target_position_distribution(position, tiny_targets, goal, points=1)
+    best = advise(position, objective=AtLeast(goal, 1))[0].probability
+    assert d.probabilities.sum() == pytest.approx(1, abs=1e-12) and d.probabilities[:1].sum() == 0
+    assert d.p_at_least(goal) == pytest.approx(best, abs=1e-9)
+    assert 0.01 < best < 0.99 or goal != 25       # a goal these dice can still miss and make
+
+
+@pytest.mark.parametrize("goal", [12, 20, 28])
+def test_the_target_policy_from_a_turn_start_reaches_the_tables_value(tiny_targets, goal):
+    state = int(tiny_targets.space.index(0b0010, 4, 0))          # twos scored (4 points)
+    d = target_position_distribution(state, tiny_targets, goal, points=4)
+    assert d.p_at_least(goal) == pytest.approx(float(tiny_targets.vector(state)[goal - 4]), abs=1e-9)
+
+
+def test_the_target_policy_on_a_late_yahtzee_card_from_inside_a_turn(solutions):
+    rules = solutions("yahtzee-no-bonus").rules
+    open_boxes = {"fours", "full_house", "chance"}
+    position = Position.make(rules, used=set(rules.box_names) - open_boxes, upper_total=52,
+                             dice="44612", rolls_left=2)
+    targets = solve_targets(rules, 80, within=position.mask)
+    for goal in (230, 250, 265):
+        d = target_position_distribution(position, targets, goal, points=190)
+        best = advise(position, objective=AtLeast(goal, 190))[0].probability
+        assert d.p_at_least(goal) == pytest.approx(best, abs=1e-9) and 0 < best < 1
+
+
+def test_playing_for_a_goal_differs_from_the_mean(tiny_targets, solutions):
+    """Played for 31 the tiny game's spread is not the max-mean one: the policy is the target's."""
+    position = Position.make(TINY, used={"ones"}, upper_total=1, dice="15", rolls_left=2)
+    bold = target_position_distribution(position, tiny_targets, 31, points=1)
+    mean = position_distribution(position, solution_for(TINY), points=1)
+    assert bold.p_at_least(31) > mean.p_at_least(31) + 1e-3 and bold.mean < mean.mean
+
+
+@pytest.mark.parametrize("theta", [-0.3, -0.05, 0.05, 0.3])
+@pytest.mark.parametrize("dice, rolls_left", TINY_MID)
+def test_the_risk_policy_gives_back_the_advised_certainty_equivalent(theta, dice, rolls_left):
+    position = Position.make(TINY, used={"ones"}, upper_total=1, dice=dice, rolls_left=rolls_left)
+    u = solve_risk(TINY, [theta])[:, 0]
+    d = risk_position_distribution(position, TINY, theta, u, points=1).probabilities
+    rest = np.arange(len(d)) - 1                                  # points still to come
+    ce = np.log(d @ np.exp(theta * rest)) / theta
+    assert ce == pytest.approx(advise(position, objective=Risk(theta))[0].certainty_equivalent, abs=1e-9)
+    start = risk_position_distribution(int(position.state()), TINY, theta, u, points=1).probabilities
+    ce0 = np.log(start @ np.exp(theta * (np.arange(len(start)) - 1))) / theta
+    assert ce0 == pytest.approx(np.log(np.sign(theta) * u[position.state()]) / theta, abs=1e-9)
+
+
+def advised_play(rules, objective, position, points):
+    """P(final score) when every position from `position` on is played by `advise`'s first
+    choice for `objective(points so far)`, by recursion over every roll: no rows, no compiled pass."""
+    dice = rules.dice
+
+    @cache
+    def play(used, upper, flag, roll, rolls_left, points):
+        here = Position(rules, used, upper, dice_of(dice.rolls[roll]), rolls_left, flag)
+        best = advise(here, objective=objective(points))[0]
+        if best.action == "keep":
+            moves = [(used, upper, flag, r, p, rolls_left - 1, points)
+                     for r, p in enumerate(dice.transition[dice.keeper_index[counts_of(best.keep, rules.faces)]])]
+        else:
+            nxt = here.score(best.box, next_dice=dice_of(dice.rolls[0]))
+            points += here.points(best.box)
+            if nxt is None:
+                return {points: 1.0}
+            moves = [(nxt.used, nxt.upper_total, nxt.yahtzee_bonus, r, p, rules.rolls_per_turn - 1, points)
+                     for r, p in enumerate(dice.roll_probabilities())]
+        out = defaultdict(float)
+        for used2, upper2, flag2, r, p, left, pts in moves:
+            if p > 0:
+                for x, q in play(used2, upper2, flag2, r, left, pts).items():
+                    out[x] += p * q
+        return dict(out)
+    dist = play(position.used, position.upper_total, position.yahtzee_bonus, position.roll,
+                position.rolls_left, points)
+    pmf = np.zeros(max(dist) + 1)
+    for x, p in dist.items():
+        pmf[x] += p
+    return pmf
+
+
+def test_the_policies_match_advise_played_out_by_brute_force(tiny_targets):
+    """The tiny game's last two boxes, played position by position by `advise`."""
+    position = Position.make(TINY, used={"ones", "twos"}, upper_total=3, dice="22", rolls_left=1)
+    want = advised_play(TINY, lambda points: AtLeast(24, points), position, 5)
+    got = target_position_distribution(position, tiny_targets, 24, points=5).probabilities
+    assert len(got) == len(want) and np.abs(got - want).max() < 1e-12
+    assert 0.01 < got[24:].sum() < 0.99
+    u = solve_risk(TINY, [0.2])[:, 0]
+    want = advised_play(TINY, lambda points: Risk(0.2), position, 5)
+    got = risk_position_distribution(position, TINY, 0.2, u, points=5).probabilities
+    assert len(got) == len(want) and np.abs(got - want).max() < 1e-12
+
+
+def test_points_typed_past_what_the_card_could_hold_shift_the_distribution(tiny_targets):
+    """The policies count from the position: 500 points on a tiny card (a typed total) are a shift."""
+    position = Position.make(TINY, used={"ones"}, upper_total=1, dice="15", rolls_left=2)
+    far = target_position_distribution(position, tiny_targets, 525, points=500).probabilities
+    near = target_position_distribution(position, tiny_targets, 26, points=1).probabilities
+    assert np.array_equal(far[499:], near) and far[:500].sum() == 0
+    assert far[525:].sum() == pytest.approx(advise(position, objective=AtLeast(525, 500))[0].probability, abs=1e-9)

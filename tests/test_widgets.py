@@ -171,6 +171,8 @@ def test_a_goal_needs_the_points_and_never_starts_a_long_solve(solutions, monkey
     ex.update(rules="yatzy", used=(), upper_total=0, dice=(1, 1, 1, 1, 2), rolls_left=2, scored=0)
     assert "yatzy solve --rules yatzy --goal 230" in ex.message
     assert ex.best_label == "keep 1 1 1 1" and ex.rows[0].value == ex.advice[0].expected
+    assert ex.outlook.wait(60) and ex.outlook.distribution is None         # no pass either: refused
+    assert "yatzy solve --rules yatzy --goal 230" in ex.outlook.chance_w.value
 
 
 def test_a_risk_appetite_ranks_by_certainty_equivalent(solutions):
@@ -182,3 +184,49 @@ def test_a_risk_appetite_ranks_by_certainty_equivalent(solutions):
     assert ex.rows[0].value == pytest.approx(200 + want[0].certainty_equivalent, abs=1e-9)
     assert ex.value_heading == "certainty equivalent (final score)"
     assert "risk appetite: a risk appetite of 0" in ex.update(theta=0.0).message
+
+
+def test_the_outlook_is_the_distribution_of_the_policy_played_for(solutions):
+    """Best average, a score to beat, a risk appetite: each policy's own final scores from here
+    (`midgame`), with the policy named; no points so far, no outlook."""
+    from yatzy_core.objectives.midgame import (position_distribution, risk_position_distribution,
+                                               target_position_distribution)
+    from yatzy_core.objectives.objective import Beat
+    from yatzy_core.objectives.targets import solve_risk, solve_targets
+    solution = solutions("yahtzee-no-bonus")
+    ex = Explorer(**LATE)
+    assert ex.outlook.wait(60)
+    mean = position_distribution(ex.position, solution, points=200)
+    assert ex.outlook.distribution.probabilities.tolist() == mean.probabilities.tolist()
+    assert "from here: best average" in ex.outlook.chance_w.value
+    assert "yc-explorer-chance" in ex.outlook.chance_w._dom_classes      # not the coach's, on one page
+    ex.update(objective="beat", goal=226)
+    assert ex.outlook.wait(60)
+    beat = ex.outlook.distribution
+    want = target_position_distribution(ex.position, solve_targets(ex.position.rules, 27, within=ex.position.mask),
+                                        227, points=200)
+    assert beat.probabilities.tolist() == want.probabilities.tolist()
+    best = advise(ex.position, objective=Beat(226, 200))[0].probability
+    assert beat.p_at_least(227) == pytest.approx(best, abs=1e-9) and best == pytest.approx(35 / 1296, abs=1e-12)
+    assert beat.p_at_least(227) > mean.p_at_least(227) + 0.005 and beat.mean < mean.mean   # not max-mean's
+    assert "P(final score ≥ 227) = 2.7%" in ex.outlook.chance_w.value
+    assert ex.outlook.fig.layout.title.text == "Final score from here (playing to beat 226)"
+    ex.update(objective="risk", theta=0.3)
+    assert ex.outlook.wait(60) and "risk θ=0.3" in ex.outlook.chance_w.value
+    u = solve_risk(ex.position.rules, [0.3], within=ex.position.mask)[:, 0]
+    want = risk_position_distribution(ex.position, ex.position.rules, 0.3, u, points=200)
+    assert ex.outlook.distribution.probabilities.tolist() == want.probabilities.tolist()
+    ex.update(scored=None)
+    assert ex.outlook.wait(60) and ex.outlook.distribution is None
+    assert "Enter the points so far" in ex.outlook.chance_w.value
+
+
+def test_a_policy_outlook_from_early_on_is_refused_even_with_a_table(monkeypatch):
+    """A whole table at hand answers the ranking, but the policy's pass from 13 open boxes takes
+    minutes: refused with the reason, before any table is read."""
+    from yatzy_core.ui.play_for import OUTLOOK_OPEN, policy_outlook
+    monkeypatch.setattr("yatzy_core.advice.objective_advice.cached_caps", lambda rules: [375])
+    monkeypatch.setattr("yatzy_core.advice.objective_advice.target_table", lambda *a, **k: pytest.fail("read"))
+    early = Position.make("yahtzee-no-bonus", dice="11112")
+    with pytest.raises(ValueError, match=f"playing to beat 240 is computed with {OUTLOOK_OPEN} boxes open"):
+        policy_outlook(early, "beat", 0, score=240)

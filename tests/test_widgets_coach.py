@@ -7,6 +7,7 @@ import pytest
 
 from yatzy_core.advice.advisor import advise
 from yatzy_core.engine.position import Position
+from yatzy_core.game.rules import get_rules
 from yatzy_core.advice.coach import Game, play_optimally
 from yatzy_core.advice.gamelog import to_log
 from yatzy_core.objectives.midgame import position_distribution
@@ -182,7 +183,8 @@ def test_outlook_from_a_position_is_the_midgame_distribution(solutions):
     app.outlook.latest.wait()
     expected = position_distribution(app.game.position, yatzy)
     assert app.outlook.distribution.probabilities.tolist() == expected.probabilities.tolist()
-    assert app.outlook.chance_w.value == f"<b>{chance_text(expected, 250)}</b>"
+    assert app.outlook.chance_w.value == (f"<b>{chance_text(expected, 250)}</b>"
+                                          "<br><small>from here: best average</small>")
     app.outlook.target_w.value = 200
     assert f"P(final score ≥ 200) = {100 * expected.p_at_least(200):.1f}%" in app.outlook.chance_w.value
     over = play_optimally("yatzy", seed=31, solution=yatzy)
@@ -190,6 +192,48 @@ def test_outlook_from_a_position_is_the_midgame_distribution(solutions):
     assert app.outlook.distribution.probabilities.nonzero()[0].tolist() == [over.total]
     assert app.outlook.chance_w.value.startswith(f"<b>P(final score ≥ 200) = {100.0 * (over.total >= 200):.1f}%")
 
+
+
+def test_the_outlook_plays_the_policy_the_player_plays_for(solutions, monkeypatch):
+    """Playing to beat a score or with a risk appetite: the outlook is that policy's own
+    distribution (`midgame`), named; from the first turn without a whole table, refused."""
+    from yatzy_core.objectives.midgame import risk_position_distribution, target_position_distribution
+    from yatzy_core.objectives.objective import Beat, Risk
+    from yatzy_core.objectives.targets import solve_risk, solve_targets
+    yatzy = solutions("yatzy")
+    game = Game("yatzy", dice="66666", solution=yatzy)
+    used = [b for b in yatzy.rules.box_names if b not in ("chance", "yatzy", "sixes")]
+    for box in used:
+        game.scores[box] = 0
+    game.position = Position.make("yatzy", used=used, dice="66612", rolls_left=1)
+    game.total = 150
+    app = CoachApp("yatzy", seed=4)
+    app.outlook.play_w.value, app.outlook.target_w.value = "beat", 210
+    assert app.outlook.target_w.description == "Score to beat"
+    app.outlook.show(game)
+    assert app.outlook.wait(60)
+    got = app.outlook.distribution
+    table = solve_targets("yatzy", 61, within=game.position.mask)
+    want = target_position_distribution(game.position, table, 211, 150)
+    assert got.probabilities.tolist() == want.probabilities.tolist()
+    best = advise(game.position, objective=Beat(210, 150))[0].probability
+    assert got.p_at_least(211) == pytest.approx(best, abs=1e-9) and 0.05 < best < 0.95
+    assert "from here: playing to beat 210" in app.outlook.chance_w.value
+    assert f"P(final score ≥ 211) = {100 * best:.1f}%" in app.outlook.chance_w.value
+    app.outlook.play_w.value, app.outlook.theta_w.value = "risk", -0.05    # each change: a new pass
+    assert app.outlook.wait(60) and "from here: risk θ=-0.05" in app.outlook.chance_w.value
+    u = solve_risk("yatzy", [-0.05], within=game.position.mask)[:, 0]
+    rest = np.arange(len(app.outlook.distribution.probabilities)) - 150
+    ce = np.log(app.outlook.distribution.probabilities @ np.exp(-0.05 * rest)) / -0.05
+    assert ce == pytest.approx(advise(game.position, objective=Risk(-0.05))[0].certainty_equivalent, abs=1e-9)
+    assert np.allclose(app.outlook.distribution.probabilities,
+                       risk_position_distribution(game.position, get_rules("yatzy"), -0.05, u, 150).probabilities, atol=0)
+    monkeypatch.setattr("yatzy_core.advice.objective_advice.cached_caps", lambda rules: [])   # no whole table
+    app.outlook.play_w.value = "beat"
+    app.new_game()                                                # the first turn: refused, nothing drawn
+    assert app.outlook.wait(60) and app.outlook.distribution is None
+    assert "yatzy solve --rules yatzy --goal 211" in app.outlook.chance_w.value
+    assert app.outlook.fig_box.layout.display == "none"           # no plot of another policy
 
 
 def test_the_coach_grades_a_game_to_beat_a_score():

@@ -30,7 +30,7 @@ from ..objectives.targets import (Targets, cached_caps, check_theta, most_gain, 
                                   target_table)
 from ..engine.turn import MEAN, ExpUtility, TargetLanes, box_values, evaluate
 
-__all__ = ["target_advice", "risk_advice", "mean_turn", "targets_for", "quick_targets", "play_to_target",
+__all__ = ["target_advice", "risk_advice", "risk_utilities", "mean_turn", "targets_for", "quick_targets", "play_to_target",
            "second_player"]
 
 
@@ -94,13 +94,20 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
     other once |theta| times the points is large or |theta| tiny."""
     theta = check_theta(theta, position.rules)
     space = StateSpace(position.rules)
-    if utilities is None:   # late: the subgame of the open boxes; early: the cached whole table
-        utilities = (solve_risk(position.rules, [theta], within=position.mask)[:, 0] if _late(position)
-                     else risk_table(position.rules, theta))
+    if utilities is None:
+        utilities = risk_utilities(position, theta)
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
     return choices(position, turn, ExpUtility(theta).certainty, "certainty_equivalent",
                    mean_turn(position, space))
+
+
+def risk_utilities(position: Position, theta: float) -> np.ndarray:
+    """The utilities risk advice reads from `position`: late, the subgame of the open boxes
+    (a fraction of a second); early, the whole table (cached, else seconds per theta)."""
+    if _late(position):
+        return solve_risk(position.rules, [theta], within=position.mask)[:, 0]
+    return risk_table(position.rules, theta)
 
 
 def mean_turn(position: Position, space: StateSpace):

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-import numpy as np
-
 from ..engine.position import Position
 from ..engine.turn import Turn, ranked
+from ..engine.turn_choices import roll_options
 from ..game.dice import dice_of
 
 __all__ = ["Advice", "choices", "choice_label", "choice_dict", "keep_all"]
@@ -57,21 +56,14 @@ class Advice:
 
 
 def _options(position: Position, turn: Turn, pick, measure: str) -> list[Advice]:
-    """The choices of `position` in card and keeper order, valued by `pick` of the turn."""
+    """The choices of `position` in card and keeper order (`turn_forward.roll_options`), valued
+    by `pick` of the turn."""
     rules = position.rules
-    boxes = pick(turn.final[:, position.roll, 0])
     now = position.rolls_left > 0
     saving = position.rolls_left if rules.saved_rolls else 0
-    options = [Advice("box", None, name, float(v), 0.0, measure, now, saving)
-               for name, v in zip(rules.box_names, boxes) if np.isfinite(v)]
-    if now:
-        keep = pick(turn.keepers[position.rolls_left - 1][:, 0])
-        k, starts = rules.dice.preferred_pairs        # the roll's sub-keepers, preferred first
-        for i in k[starts[position.roll]:starts[position.roll + 1]]:
-            dice = dice_of(rules.dice.keepers[i])
-            if len(dice) < rules.n_dice:              # keeping all is scoring a box now
-                options.append(Advice("keep", dice, None, float(keep[i]), 0.0, measure))
-    return options
+    return [Advice("box", None, rules.box_names[i], v, 0.0, measure, now, saving) if kind == "box"
+            else Advice("keep", dice_of(rules.dice.keepers[i]), None, v, 0.0, measure)
+            for kind, i, v in roll_options(rules, turn, pick, position.roll, position.rolls_left)]
 
 
 def choice_label(action: str, keep, box, now: bool = False, saving: int = 0) -> str:

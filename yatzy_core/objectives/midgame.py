@@ -15,17 +15,24 @@ the points-so-far rows to the full card.
 """
 from __future__ import annotations
 
+from fractions import Fraction  # noqa: F401 (the doctest)
+
 import numpy as np
 
-from ..engine.position import Position
-from ..game.checks import whole_number
-from .distribution import ScoreDistribution, final_scores, kind_box
 from ..engine.compiled.forward import Rows, push_layers
-from ..engine.turn_forward import gather_keepers, spread_keepers
+from ..engine.compiled.policy_turn import TARGET_MODE
+from ..engine.position import Position
+from ..engine.solutions import solution_for
 from ..engine.solver import Solution
-from ..engine.turn import box_values, evaluate, score_box
+from ..engine.turn import ExpUtility, TargetLanes, box_values, evaluate, score_box
+from ..engine.turn_choices import finish_turn, first_choice
+from ..game.checks import whole_number
+from ..game.states import StateSpace
+from .distribution import ScoreDistribution, final_scores, kind_box
+from .policy_play import policy_play, risk_play
+from .targets import Targets, check_theta, most_gain, solve_targets  # noqa: F401 (solve_targets: the doctest)
 
-__all__ = ["position_distribution", "rows_of"]
+__all__ = ["position_distribution", "target_position_distribution", "risk_position_distribution", "rows_of"]
 
 
 def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDistribution:
@@ -33,39 +40,132 @@ def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDi
     or an `Position` (inside a turn), with `points` already scored (all boxes and
     bonuses; at least the position's upper total)."""
     space = solution.space
-    whole_number("points", points)
-    if isinstance(where, Position):
-        if where.rules != solution.rules:
-            raise ValueError(f"the solution is for rules {solution.rules.name!r}, "
-                             f"the position for {where.rules.name!r}")
-        if points < where.upper_total:
-            raise ValueError(f"points ({points}) cannot be less than the upper total ({where.upper_total})")
-        rows = _rest_of_turn(solution, where.state(space), where.roll, where.rolls_left, points)
-    elif isinstance(where, (int, np.integer)) and not isinstance(where, bool):
-        if not 0 <= where < space.size or not space.reachable[where]:
-            raise ValueError(f"state {where} is not a reachable turn state of {solution.rules.name!r}")
-        rows = rows_of([where], [points], [1.0], space)
+    state, position = _where(where, solution.rules, space, points)
+    if position is None:
+        rows = rows_of([state], [points], [1.0], space)
     else:
-        raise TypeError(f"where must be a state index or an Position, got {type(where).__name__}")
+        turn = evaluate(space, box_values(space, solution.values, np.array([state])))
+
+        def choose(j, live):     # the engine's own choices: a keeper (maybe all dice), then a box
+            return ((turn.box[live, 0], None) if j == 0 else
+                    (np.full(len(live), -1), turn.keep[j - 1][live, 0]))
+        rows = rows_of(*_rest_of_turn(space, state, position, points, choose), space)
     if len(rows.states) and space.boxes_used[space.decode(rows.states[0])[0]] < space.n_boxes:
         rows = push_layers(solution, rows, kind_box(solution.rules))[0]
     return ScoreDistribution(solution.rules.name, final_scores(rows))
 
 
-def _rest_of_turn(solution, state, roll, rolls_left, points) -> Rows:
-    """Rows of the next turn's states after playing out this turn from `roll` with
-    `rolls_left` rerolls (the policy's keepers, then its box)."""
-    space, values = solution.space, solution.values
-    states = np.array([state])
-    turn = evaluate(space, box_values(space, values, states))
-    mass = np.zeros((space.rules.dice.n_rolls, 1))
-    mass[roll, 0] = 1.0
-    for keeper in reversed(turn.keep[:rolls_left]):
-        mass = spread_keepers(space, gather_keepers(space, mass, keeper))
-    rolls = np.arange(space.rules.dice.n_rolls)[:, None]
-    scored = score_box(space, states[None, :], rolls, turn.box)
-    live = mass[:, 0] > 0
-    return rows_of(scored.next_state[live, 0], points + scored.points[live, 0], mass[live, 0], space)
+def target_position_distribution(where, targets: Targets, goal: int, points: int = 0) -> ScoreDistribution:
+    """P(final score = x) when every choice from `where` (a turn state index or a `Position`,
+    with `points` already scored) is played to reach `goal` points in all: the rest of a
+    started turn by `first_choice` (the choice `advise(position, AtLeast(goal, points))` ranks
+    first), later turns by the compiled target policy (`policy_play`). `targets` must answer
+    the points still needed (unless they are more than the card can still gain: then every
+    choice is hopeless and the mean decides).
+
+    >>> from yatzy_core.game.rules import get_rules
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
+    >>> p = Position.make(chance, dice="66611", rolls_left=1)
+    >>> d = target_position_distribution(p, solve_targets(chance, 30), 24)
+    >>> Fraction(d.p_at_least(24)).limit_denominator(100)      # keep 6 6 6: two dice make 6 or more
+    Fraction(13, 18)
+    """
+    goal = whole_number("goal", goal)
+    space = targets.space
+    state, position = _where(where, targets.rules, space, points, "target table")
+    need = max(goal - points, 0)
+    most = int(most_gain(space, [state])[0])
+    hopeless = need > most
+    if need > targets.n_max and most > targets.n_max:   # else every need past n_max is hopeless
+        raise ValueError(f"targets answer at most {targets.n_max} points still needed, not {need}")
+
+    def policy_turn():
+        if hopeless:                   # every choice 0: only the choices' order (by the mean) counts
+            return _mean_turn(space, state), lambda a: np.where(np.isfinite(a), 0.0, a)
+        lanes = TargetLanes(targets.n_max + 1)
+        return (evaluate(space, box_values(space, targets, np.array([state]), lanes), choose=False),
+                lambda a: a[..., need])
+    start = _policy_start(space, state, position, policy_turn)   # points counted from here
+    return _shifted(policy_play(space, TARGET_MODE, goal - points, targets=targets, start=start), points)
+
+
+def risk_position_distribution(where, rules, theta: float, utilities: np.ndarray,
+                               points: int = 0) -> ScoreDistribution:
+    """P(final score = x) when every choice from `where` (as in `target_position_distribution`)
+    maximises E[sign(theta) exp(theta * points)] (`utilities`: its table of `rules`,
+    `targets.solve_risk` or `risk_table`): the rest of a started turn as
+    `advise(position, Risk(theta))` ranks first, later turns by the compiled risk policy
+    (`policy_play.risk_play`)."""
+    space = StateSpace(rules)
+    theta = check_theta(theta, space.rules)
+    utilities = np.asarray(utilities, np.float64)
+    if utilities.shape != (space.size,):
+        raise ValueError(f"utilities must hold one value per state of {space.rules.name!r} ({space.size})")
+    state, position = _where(where, space.rules, space, points, "utilities")
+    utility = ExpUtility(theta)
+
+    def policy_turn():
+        return (evaluate(space, box_values(space, utilities, np.array([state]), utility), choose=False),
+                utility.certainty)
+    start = _policy_start(space, state, position, policy_turn)
+    return _shifted(risk_play(space.rules, theta, utilities, start=start), points)
+
+
+def _where(where, rules, space, points, table="solution") -> tuple[int, Position | None]:
+    """The turn state of `where` (a state index or a `Position` of `rules`) and the position."""
+    whole_number("points", points)
+    if isinstance(where, Position):
+        if where.rules != rules:
+            raise ValueError(f"the {table} is for rules {rules.name!r}, "
+                             f"the position for {where.rules.name!r}")
+        if points < where.upper_total:
+            raise ValueError(f"points ({points}) cannot be less than the upper total ({where.upper_total})")
+        return where.state(space), where
+    if isinstance(where, (int, np.integer)) and not isinstance(where, bool):
+        if not 0 <= where < space.size or not space.reachable[where]:
+            raise ValueError(f"state {where} is not a reachable turn state of {rules.name!r}")
+        return int(where), None
+    raise TypeError(f"where must be a state index or an Position, got {type(where).__name__}")
+
+
+def _mean_turn(space, state):
+    """The max-mean turn of `state`: what orders choices equally good for another policy."""
+    values = solution_for(space.rules, None, progress=False).values
+    return evaluate(space, box_values(space, values, np.array([state])), choose=False)
+
+
+def _shifted(play, points: int) -> ScoreDistribution:
+    """The distribution of `play` (points counted from the position) moved by the points already
+    scored: the policies' passes count from 0, since their rows reach only as far as the used
+    boxes could have given, and typed points need not be those (a goal needs goal - points)."""
+    d = play.distribution
+    return ScoreDistribution(d.rules_name, np.r_[np.zeros(points), d.probabilities])
+
+
+def _policy_start(space, state, position, policy_turn):
+    """(states, points from here, probabilities) where the policy's forward pass starts: the
+    state itself at a turn start, else the next turn's states after the rest of this turn
+    played by `first_choice` of the policy's turn (`policy_turn()`: its values and their pick)."""
+    if position is None:
+        return [state], [0], [1.0]
+    turn, pick = policy_turn()
+    mean, rules = _mean_turn(space, state), space.rules
+
+    def choose(j, live):
+        picked = [first_choice(rules, turn, mean, pick, int(r), j) for r in live]
+        return (np.array([i if kind == "box" else -1 for kind, i in picked], np.int64),
+                np.array([i if kind == "keep" else 0 for kind, i in picked], np.int64))
+    return _rest_of_turn(space, state, position, 0, choose)
+
+
+def _rest_of_turn(space, state, position, points, choose):
+    """(next states, points, probabilities) after this turn is played out from the position's
+    dice by `choose` (`turn_choices.finish_turn`)."""
+    ends = finish_turn(space, position.roll, position.rolls_left, choose)
+    rolls, boxes = np.nonzero(ends)
+    scored = score_box(space, state, rolls, boxes)
+    return scored.next_state, points + scored.points, ends[rolls, boxes]
 
 
 def rows_of(states, points, probs, space) -> Rows:

@@ -1,6 +1,8 @@
 """Your chances from here: the exact distribution of the final score from the position on screen
-(`midgame.position_distribution`, optimal play from now on) as a small plot, and P(final >= a
-target you type).
+as a small plot, and P(final >= a target you type), under the policy you say you play: the best
+average (`midgame.position_distribution`), the target you type, a score to beat or a risk
+appetite (`play_for.policy_outlook`: that policy's own distribution, not max-mean's). A goal
+whose whole target table is not cached is refused from early in a game, as the explorer does.
 
 A forward pass from early in a game takes seconds, so it runs on a worker thread
 (`background.Latest`): a newer move supersedes a pass not yet shown, and a stale result is
@@ -25,8 +27,9 @@ from ..game.checks import whole_number
 from ..objectives.distribution import ScoreDistribution
 from ..objectives.midgame import position_distribution
 from .background import Latest
+from .play_for import OBJECTIVES, policy_outlook
 
-__all__ = ["Outlook", "game_distribution", "chance_text", "outlook_figure"]
+__all__ = ["Outlook", "game_distribution", "game_outlook", "chance_text", "outlook_figure", "reraise"]
 
 DEFAULT_TARGET = 250
 HEIGHT = 220
@@ -42,6 +45,21 @@ def game_distribution(game) -> ScoreDistribution:
     return position_distribution(game.position, game.solution, points=game.total)
 
 
+def game_outlook(game, objective: str = "mean", goal: int = DEFAULT_TARGET,
+                 theta: float = 0.05) -> tuple[ScoreDistribution, str]:
+    """The final-score distribution of a `coach.Game` from where it stands under the policy of
+    `objective` ("mean", "reach" `goal`, "beat" `goal`, "risk" `theta`), and the words for that
+    policy (`play_for.policy_outlook`); ValueError with the reason when it is refused."""
+    if game.over:
+        return game_distribution(game), "game over"
+    return policy_outlook(game.position, objective, game.total, goal, goal, theta)
+
+
+def reraise(err: BaseException) -> None:
+    """A worker's error raised again: inside `Output.capture`, shown under the page."""
+    raise err
+
+
 def _check_target(target) -> int:
     return whole_number("target", target)
 
@@ -53,8 +71,9 @@ def chance_text(dist: ScoreDistribution, target: int) -> str:
             f"mean {dist.mean:.1f} · 25% of games ≤ {dist.quantile(0.25)}, 75% ≤ {dist.quantile(0.75)}")
 
 
-def outlook_figure(dist: ScoreDistribution, target: int) -> go.Figure:
-    """Bars of P(final = x) over the scores still possible, those ≥ target coloured."""
+def outlook_figure(dist: ScoreDistribution, target: int, policy: str = "best average") -> go.Figure:
+    """Bars of P(final = x) over the scores still possible, those ≥ target coloured; the
+    title says which `policy` is played."""
     target = _check_target(target)
     live = np.flatnonzero(dist.probabilities > 1e-12)
     lo, hi = int(live[0]), int(live[-1])
@@ -64,69 +83,132 @@ def outlook_figure(dist: ScoreDistribution, target: int) -> go.Figure:
     fig = go.Figure(go.Bar(x=x, y=p, marker_color=colours, marker_line_width=0,
                            hovertemplate="final %{x}: %{y:.4f}<extra></extra>"))
     fig.update_layout(height=HEIGHT, width=WIDTH, margin=dict(l=40, r=10, t=30, b=30), bargap=0,
-                      title=dict(text="Final score from here (optimal play)", font_size=13),
+                      title=dict(text=f"Final score from here ({policy})", font_size=13),
                       xaxis_title=None, yaxis_title=None, showlegend=False)
     return fig
 
 
 class Outlook:
-    """The plot and the target box; `show(game)` recomputes in the background."""
+    """The plot, the policy played (Play for, target or score to beat, risk θ) and the target
+    box; `show(game)` recomputes in the background. Its parts carry CSS classes `css`-chance,
+    `css`-target, ... (the coach's and the explorer's share a page)."""
 
-    def __init__(self, on_error, enabled: bool = True):
-        self.enabled = enabled
+    def __init__(self, on_error, enabled: bool = True, controls: bool = True, css: str = "yc-coach"):
+        self.enabled, self.fixed_target = enabled, None
         self.distribution: ScoreDistribution | None = None
+        self.policy = "best average"          # the words for the policy of `distribution`
         self.latest = Latest(on_error=on_error)
         empty = outlook_figure(ScoreDistribution("", np.array([1.0])), 0)
         empty.data[0].update(x=[], y=[], marker_color=[])      # nothing drawn until a pass is done
         self.fig = go.FigureWidget(empty)
+        self.play_w = W.Dropdown(options=[(v, k) for k, v in OBJECTIVES.items()], value="mean",
+                                 description="Play for", layout=W.Layout(width="220px"))
+        self.play_w.add_class(f"{css}-play-for")
         self.target_w = W.BoundedIntText(value=DEFAULT_TARGET, min=0, max=10_000, description="Target",
                                          layout=W.Layout(width="160px"))
-        self.target_w.add_class("yc-coach-target")
+        self.target_w.add_class(f"{css}-target")
+        self.theta_w = W.FloatSlider(value=0.05, min=-0.1, max=0.1, step=0.005, description="Risk θ",
+                                     readout_format=".3f", continuous_update=False,
+                                     layout=W.Layout(width="260px", display="none"))
+        self.theta_w.add_class(f"{css}-theta")
         self.chance_w = W.HTML("")
-        self.chance_w.add_class("yc-coach-chance")
+        self.chance_w.add_class(f"{css}-chance")
         self.fig_box = W.Box([self.fig], layout=W.Layout(max_width="100%", overflow="hidden"))
-        self.widget = W.VBox([self.target_w, self.chance_w, self.fig_box],
+        boxes = W.HBox([self.play_w, self.target_w, self.theta_w],
+                       layout=W.Layout(flex_flow="row wrap", display=None if controls else "none"))
+        self.widget = W.VBox([boxes, self.chance_w, self.fig_box],
                              layout=W.Layout(max_width="100%", overflow="hidden"))
-        self.widget.add_class("yc-coach-outlook")
-        self.target_w.observe(lambda _: self._draw(), "value")
-        self._lock, self.shown = threading.Lock(), 0
+        self.widget.add_class(f"{css}-outlook")
+        self.target_w.observe(lambda _: self._target_changed(), "value")
+        self.play_w.observe(lambda _: self._policy_changed(), "value")
+        self.theta_w.observe(lambda _: self._policy_changed(), "value")
+        self._lock, self.shown, self.game = threading.Lock(), 0, None
+
+    @property
+    def objective(self) -> str:
+        return self.play_w.value
+
+    @property
+    def target(self) -> int:
+        """P(final >= target) is shown: the target typed, past the score to beat when beating one."""
+        if self.fixed_target is not None:
+            return self.fixed_target
+        return int(self.target_w.value) + (self.objective == "beat")
 
     def show(self, game) -> None:
-        """Compute the distribution from the game's position on the worker, then draw it."""
+        """Compute the distribution of the policy played from the game's position on the
+        worker, then draw it (a refusal is shown instead, the plot left empty)."""
+        self.game = game = copy.copy(game)    # position and total as they are now
+        how = (self.objective, int(self.target_w.value), float(self.theta_w.value))
+        self.run(lambda: game_outlook(game, *how), at_once=game.over)
+
+    def run(self, compute, target: int | None = None, at_once: bool = False) -> None:
+        """Draw `compute()` = (distribution, policy words) once the worker has it (`at_once`:
+        here, a point mass); a ValueError it raises is shown as the refusal. `target`: P(final
+        >= target) to show, else the target box's (the explorer hides the boxes)."""
         self.widget.layout.display = None if self.enabled else "none"
         if not self.enabled:
             return
         with self._lock:
             self.shown += 1                   # only the newest position may be drawn
             mine = self.shown
-        if game.over:                          # a point mass: no pass to wait for
-            self.latest.submit(lambda checkpoint: None)    # a pass still running is stale now
-            self._publish(mine, game_distribution(game))
-            return
-        self.chance_w.value = "<i>computing your chances&hellip;</i>"
-        game = copy.copy(game)                 # position and total as they are now
+            self.fixed_target = target
 
         def job(checkpoint):
-            dist = game_distribution(game)
+            try:
+                result = compute()            # (distribution, words), or words of a refusal
+            except ValueError as err:          # refused (no whole table from this early)
+                result = str(err)
             checkpoint()                       # a newer move came: never show this one
-            self._publish(mine, dist)
+            self._publish(mine, result)
+        if at_once:
+            self.latest.submit(lambda checkpoint: None)    # a pass still running is stale now
+            job(lambda: None)
+            return
+        self.chance_w.value = "<i>computing your chances&hellip;</i>"
         self.latest.submit(job)
 
-    def _publish(self, mine: int, dist) -> None:
+    def clear(self, text: str = "") -> None:
+        """No distribution: `text` says why (a pass still running is stale now)."""
+        self.run(lambda: text, at_once=True)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.latest.wait(timeout)
+
+    def _policy_changed(self) -> None:
+        self.target_w.description = "Score to beat" if self.objective == "beat" else "Target"
+        self.theta_w.layout.display = None if self.objective == "risk" else "none"
+        if self.game is not None:
+            self.show(self.game)
+
+    def _target_changed(self) -> None:
+        if self.objective in ("reach", "beat") and self.game is not None:
+            self.show(self.game)              # the policy plays for the target: a new pass
+        else:
+            self._draw()
+
+    def _publish(self, mine: int, result) -> None:
         with self._lock:                       # the check and the drawing as one step
             if mine != self.shown:
                 return
-            self.distribution = dist
+            if isinstance(result, str):        # a refusal: its reason, no plot
+                self.distribution = None
+                self.chance_w.value = f"<i>{html.escape(result)}</i>"
+                self.fig_box.layout.display = "none"
+                return
+            self.distribution, self.policy = result
+            self.fig_box.layout.display = None
             self._draw()
 
     def _draw(self) -> None:
         dist = self.distribution
         if dist is None:
             return
-        target = int(self.target_w.value)
-        figure = outlook_figure(dist, target)
+        figure = outlook_figure(dist, self.target, self.policy)
         with self.fig.batch_update():
             self.fig.data[0].x = figure.data[0].x
             self.fig.data[0].y = figure.data[0].y
             self.fig.data[0].marker.color = figure.data[0].marker.color
-        self.chance_w.value = f"<b>{html.escape(chance_text(dist, target))}</b>"
+            self.fig.layout.title.text = figure.layout.title.text
+        self.chance_w.value = (f"<b>{html.escape(chance_text(dist, self.target))}</b>"
+                               f"<br><small>from here: {html.escape(self.policy)}</small>")

@@ -22,9 +22,12 @@ from ..engine.position import Position
 from ..game.checks import whole_number
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..engine.turn import TIE
+from ..game.states import StateSpace
+from ..objectives.distribution import ScoreDistribution
 
-__all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for"]
+__all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook"]
 
+OUTLOOK_OPEN = 10   # a goal's or risk's pass from 10 open boxes: 13 s / 3 s (11: 54 s; 13: - / 29 s; 2 busy cores)
 OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
               "risk": "risk appetite"}
 
@@ -95,3 +98,45 @@ def play_for(position: Position, objective: str, scored: int | None = None, tota
                          f"table: run `yatzy solve --rules {position.rules.name} --goal {goal.goal.total}` "
                          "once (about a minute, then cached), or fill more boxes")
     return goal
+
+
+def policy_outlook(position: Position, objective: str, scored: int | None, total: int | None = None,
+                   score: int | None = None, theta: float | None = None) -> tuple[ScoreDistribution, str]:
+    """The final-score distribution from `position`, with `scored` points on the card, of the
+    policy `objective` plays (`objectives.midgame`: "mean", or `play_for`'s goal), and the words
+    that say which policy it is. Refused as `play_for` refuses (a whole target table not
+    cached, from early on), and with more than OUTLOOK_OPEN boxes open (the pass would take up
+    to minutes); a goal already out of reach leaves every choice hopeless, so the mean decides:
+    the best average's distribution.
+
+    >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
+    ...                   upper_total=63, dice="12346", rolls_left=1)
+    >>> d, words = policy_outlook(p, "beat", 200, score=223)
+    >>> words, round(d.p_at_least(224), 4), round(35 / 216, 4)     # keep 4 6, as advised
+    ('playing to beat 223', 0.162, 0.162)
+    """
+    from ..advice.objective_advice import risk_utilities, targets_for
+    from ..engine.solutions import solution_for
+    from ..objectives import midgame
+    from ..objectives.targets import most_gain
+    if scored is None:
+        raise ValueError("enter the points so far (bonuses included) to see the final score")
+    whole_number("scored", scored)
+    if objective == "mean":
+        return midgame.position_distribution(position, solution_for(position.rules), scored), "best average"
+    goal = play_for(position, objective, scored, total, score, theta)
+    words = (f"risk θ={goal.theta:g}" if isinstance(goal, Risk) else
+             f"playing to beat {score}" if objective == "beat" else f"playing for {total}")
+    space = StateSpace(position.rules)
+    need = 0 if objective == "risk" else max(goal.goal.total - scored, 0)
+    if need > most_gain(space, [position.state(space)])[0]:
+        return (midgame.position_distribution(position, solution_for(position.rules), scored),
+                f"{words}: out of reach, so the best average")
+    if position.rules.n_boxes - len(position.used) > OUTLOOK_OPEN:
+        raise ValueError(f"the distribution of {words} is computed with {OUTLOOK_OPEN} boxes open "
+                         "or fewer (from earlier it takes up to minutes): fill more boxes")
+    if isinstance(goal, Risk):
+        utilities = risk_utilities(position, goal.theta)
+        return midgame.risk_position_distribution(position, position.rules, goal.theta, utilities, scored), words
+    return (midgame.target_position_distribution(position, targets_for(position, need), goal.goal.total, scored),
+            words)

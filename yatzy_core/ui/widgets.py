@@ -33,8 +33,9 @@ from ..advice.advisor import Advice, advise
 from ..engine.position import Position, parse_dice
 from ..game.rules import get_rules, rule_names
 from ..engine.solutions import solution_for
+from .coach_outlook import Outlook, reraise
 from .dice_widget import DiceTable
-from .play_for import OBJECTIVES, Shown, mean_rows, objective_rows
+from .play_for import OBJECTIVES, Shown, mean_rows, objective_rows, policy_outlook
 from .scorecard import box_label
 
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",
@@ -207,6 +208,15 @@ class Explorer(HasTraits):
         self.position, self.advice, self.choices, self.rows, self.message = (
             position, advice, choices, rows, message)
         self._render()
+        self._show_outlook(position)
+
+    def _show_outlook(self, position) -> None:
+        """The final score's distribution under the policy played for, on the outlook's worker."""
+        if position is None or self.scored is None:
+            return self.outlook.clear("" if position is None else "Enter the points so far to see "
+                                      "the distribution of your final score.")
+        how = (position, self.objective, self.scored, self.goal, self.goal, self.theta)
+        self.outlook.run(lambda: policy_outlook(*how), target=self.goal + (self.objective == "beat"))
 
     # -- readable results
     @property
@@ -274,6 +284,7 @@ class Explorer(HasTraits):
         self.theta_w = classed(W.FloatSlider(description="Risk θ", min=-0.1, max=0.1, step=0.005,
                                              readout_format=".3f", continuous_update=False), "yc-theta")
         self.message_w = classed(W.HTML(), "yc-message")
+        self.outlook = Outlook(on_error=self.out.capture()(reraise), controls=False, css="yc-explorer")
         self.best_w = classed(W.HTML(), "yc-best")
         self.table_w = classed(W.HTML(), "yc-advice")
         self.fig = go.FigureWidget(go.Bar(orientation="h", x=[], y=[], marker_color=[],
@@ -287,7 +298,7 @@ class Explorer(HasTraits):
             W.HTML("<b>Score card</b> (click a box to mark it used)"), self.card_w,
             W.HBox([self.upper_w, self.bonus_w, self.scored_w, self.play_w]),
             W.HBox([self.objective_w, self.goal_w, self.theta_w]),
-            self.message_w, self.best_w, W.HBox([self.table_w, self.fig]), self.out])
+            self.message_w, self.best_w, W.HBox([self.table_w, self.fig]), self.outlook.widget, self.out])
         self.widget.add_class("yc-explorer")
         self._wire()
 

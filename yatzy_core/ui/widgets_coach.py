@@ -36,7 +36,7 @@ from ..advice.gamelog import dumps, loads, paper_game, undo
 from ..game.rules import Rules, get_rules, rule_names
 from .coach_beat import BeatPanel
 from .coach_log import LogPanel, own_rules
-from .coach_outlook import Outlook
+from .coach_outlook import Outlook, reraise
 from .dice_widget import DiceTable
 from .scorecard import game_card_html
 from .widgets import advice_table, classed
@@ -308,7 +308,7 @@ class CoachApp(HasTraits):
         self.show_w = classed(W.ToggleButton(description="Show advice", value=self.show_advice,
                                              icon="lightbulb-o"), "yc-coach-show-advice")
         self.feedback_w = classed(W.HTML(), "yc-coach-feedback")
-        self.outlook = Outlook(on_error=capture(self._raise), enabled=outlook)
+        self.outlook = Outlook(on_error=capture(reraise), enabled=outlook)
         self.advice_w = classed(W.HTML(), "yc-coach-advice")
         self.summary_w = classed(W.HTML(), "yc-coach-summary")
         self.history_w = classed(W.HTML(), "yc-coach-history")
@@ -327,10 +327,6 @@ class CoachApp(HasTraits):
             layout=W.Layout(width="100%", max_width="960px")), "yc-coach")
         self.new_w.on_click(capture(lambda _: self._on_new()))
         self.show_w.observe(capture(lambda ch: self._syncing or self.update(show_advice=ch["new"])), "value")
-
-    @staticmethod
-    def _raise(err: BaseException) -> None:
-        raise err                              # inside Output.capture: shown under the coach
 
     def _on_new(self) -> None:
         try:
