@@ -6,7 +6,10 @@ is played with need max(goal - x, 0), one lane each (`policy_turn.lane_outcomes`
 in parallel), and each x is pushed along its own lane's outcomes. A risk or mean policy has
 one lane: the whole row is shifted along it. Next rows are allocated up to the most points
 the used boxes can have given and trimmed to their support once the layer is pushed
-(`forward.Rows`), states that cannot differ merged into their representative.
+(`forward.Rows`), states that cannot differ merged into their representative. A chunk of
+states is worked in parallel into buffers reused chunk after chunk, then pushed in parallel:
+each lane's run of a row is added at once, the next states split among parts so that no row
+has two writers.
 """
 from __future__ import annotations
 
@@ -47,7 +50,7 @@ def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
     parts = 2 * get_num_threads()   # next states split among parts: no row has two writers
     acc = np.zeros((parts, space.n_boxes + 4))
     where = np.full(space.size, -1, dtype=np.int64)
-    pool = (np.empty(CHUNK_BYTES // 8, np.int64), np.empty(CHUNK_BYTES // 8))
+    pool = [np.empty(CHUNK_BYTES // 8, np.int64), np.empty(CHUNK_BYTES // 8)]
     first = int(space.boxes_used[space.decode(rows.states[0])[0]]) if len(rows.states) else space.n_boxes
     for k in range(first, space.n_boxes):
         layer = space.layer(k + 1)
@@ -94,21 +97,22 @@ def _span(goal, x0, width, target, top, need):
     return goal - x0 - need, goal - x0 - need + 1
 
 
-def _views(pool, n_states: int, n_lanes: int, n_rolls: int, n_boxes: int) -> tuple:
+def _views(pool: list, n_states: int, n_lanes: int, n_rolls: int, n_boxes: int) -> tuple:
     """Where `lane_outcomes` writes, for n_states states of up to n_lanes lanes: (n, roll,
     weight) of each lane's merged final rolls, the box of every final roll and lane, and each
     (roll, box)'s points, next state and (box points, upper bonus, Yahtzee bonus). Views of
-    the pools (int64, float64), which the pass reuses chunk after chunk."""
-    ints, floats = pool
+    the pools [int64, float64], which the pass reuses chunk after chunk (grown if too short)."""
     shapes = [(n_states, n_lanes), (n_states, n_lanes, n_rolls), (n_states, n_rolls, n_lanes),
               (n_states, n_rolls, n_boxes), (n_states, n_rolls, n_boxes),
               (n_states, n_rolls, n_boxes, 3)]
-    views, at = [], 0
-    for shape in shapes:
-        size = int(np.prod(shape))
-        views.append(ints[at:at + size].reshape(shape))
-        at += size
-    out_w = floats[:n_states * n_lanes * n_rolls].reshape(n_states, n_lanes, n_rolls)
+    sizes = [int(np.prod(shape)) for shape in shapes]
+    if sum(sizes) > len(pool[0]):
+        pool[0] = np.empty(sum(sizes), np.int64)
+    if n_states * n_lanes * n_rolls > len(pool[1]):
+        pool[1] = np.empty(n_states * n_lanes * n_rolls)
+    ints = np.split(pool[0][:sum(sizes)], np.cumsum(sizes)[:-1])
+    views = [part.reshape(shape) for part, shape in zip(ints, shapes)]
+    out_w = pool[1][:n_states * n_lanes * n_rolls].reshape(n_states, n_lanes, n_rolls)
     return (views[0], views[1], out_w, *views[2:])
 
 

@@ -10,7 +10,10 @@ exp(theta points) U(next), compared on the certainty-equivalent scale) or mean p
 For every lane the turn is worked backwards (the last roll's box, then each reroll's keeper,
 the lexicographic best of (primary, mean) with the preference order of `turn` after that)
 and then forwards (the first roll's probabilities moved through the chosen keepers), then the
-final rolls are merged by (box, points): `Outcomes` of each lane.
+final rolls are merged by (box, points): `Outcomes` of each lane. A state's distinct (box,
+points, next state) are valued once per lane, not once per roll (a risk value costs an exp and
+a log); a roll's best keeper comes from the sub-keeper recursion, and one walk of its
+preference list gathers the keepers within TIE of it.
 """
 from __future__ import annotations
 
@@ -169,11 +172,13 @@ def _last_roll(l, alw, slot_of, p1, c1, m1, e1, e2, box):
 
 
 @njit(cache=True)
-def _reroll_stage(k1, k2, ck, top, ties, e1, e2, choice, l, pt, s, t):
+def _reroll_stage(w, e1, e2, choice, l, pt, s, t):
     """One reroll stage backwards for lane l: keeper values (both numbers averaged), then each
     roll's keeper: best primary, then best mean within TIE, then the preference order. A
     roll's best primary is the maximum over its sub-keepers, taken by the sub-keeper recursion
-    (`top`); one walk of its preference list then gathers the keepers within TIE (`ties`)."""
+    (`top`); one walk of its preference list then gathers the keepers within TIE (`ties`).
+    `w` is the lane's working arrays (k1, k2, ck, top, ties)."""
+    k1, k2, ck, top, ties = w
     off = s.roll_offset
     inv = 1.0 / s.faces
     k1[off:] = e1
@@ -268,12 +273,13 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
     prob = np.zeros((n_rolls, L))
     n_keepers = t.add_die.shape[0]
     e1, e2 = np.empty(n_rolls), np.empty(n_rolls)
-    k1, k2, ck, top = np.empty(n_keepers), np.empty(n_keepers), np.empty(n_keepers), np.empty(n_keepers)
-    ties = np.empty(np.diff(t.pref_start).max(), np.int64)
+    k1 = np.empty(n_keepers)
+    w = (k1, np.empty(n_keepers), np.empty(n_keepers), np.empty(n_keepers),
+         np.empty(np.diff(t.pref_start).max(), np.int64))
     for l in range(L):
         _value_slots(n_slots, needs[l], slot_pts, slot_nxt, pt, p1, c1, m1)
         _last_roll(l, alw, slot_of, p1, c1, m1, e1, e2, box)
         for stage in range(s.rolls_per_turn - 1):
-            _reroll_stage(k1, k2, ck, top, ties, e1, e2, choice[stage], l, pt, s, t)
+            _reroll_stage(w, e1, e2, choice[stage], l, pt, s, t)
         _final_probabilities(prob, choice, l, k1, s, t)
         _merge(l, prob, box, slot_of, key, out_n, out_i, out_w)
