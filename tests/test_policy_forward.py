@@ -82,3 +82,13 @@ def test_from_a_position_the_target_policy_reaches_its_tables_value(tiny, goal):
     d = target_play(tiny, goal, start=([state], [2], [1.0])).distribution
     assert d.probabilities[:2].sum() == 0 and d.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
     assert d.p_at_least(goal) == pytest.approx(float(tiny.vector(state)[goal - 2]), abs=1e-9)
+
+
+def test_the_pass_is_the_same_one_state_at_a_time(tiny, monkeypatch):
+    """Outcome buffers reused chunk after chunk (here one state per chunk, the pools grown to
+    fit) give the pmf of one chunk per layer."""
+    from yatzy_core.engine.compiled import policy_forward
+    whole = target_play(tiny, 30).distribution.probabilities
+    monkeypatch.setattr(policy_forward, "CHUNK_BYTES", 8)
+    d = target_play(tiny, 30).distribution.probabilities
+    assert len(d) == len(whole) and np.abs(d - whole).max() < 1e-15

@@ -6,16 +6,19 @@ is played with need max(goal - x, 0), one lane each (`policy_turn.lane_outcomes`
 in parallel), and each x is pushed along its own lane's outcomes. A risk or mean policy has
 one lane: the whole row is shifted along it. Next rows are allocated up to the most points
 the used boxes can have given and trimmed to their support once the layer is pushed
-(`forward.Rows`), states that cannot differ merged into their representative.
+(`forward.Rows`), states that cannot differ merged into their representative. A chunk of
+states is worked in parallel into buffers reused chunk after chunk, then pushed in parallel:
+each lane's run of a row is added at once, the next states split among parts so that no row
+has two writers.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
 from .forward import Rows, _rep, _trim
 from .layout import tables
-from .policy_turn import TARGET_MODE, PolicyTables, lane_buffers, lane_outcomes
+from .policy_turn import TARGET_MODE, PolicyTables, lane_outcomes
 from ...game.states import StateSpace
 
 __all__ = ["push_policy", "tie_layer"]
@@ -44,8 +47,10 @@ def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
     scored with points)."""
     s, t = tables(space.rules)
     room = space.upper_room
-    acc = np.zeros(space.n_boxes + 4)
+    parts = 2 * get_num_threads()   # next states split among parts: no row has two writers
+    acc = np.zeros((parts, space.n_boxes + 4))
     where = np.full(space.size, -1, dtype=np.int64)
+    pool = [np.empty(CHUNK_BYTES // 8, np.int64), np.empty(CHUNK_BYTES // 8)]
     first = int(space.boxes_used[space.decode(rows.states[0])[0]]) if len(rows.states) else space.n_boxes
     for k in range(first, space.n_boxes):
         layer = space.layer(k + 1)
@@ -54,13 +59,13 @@ def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
         nxt = Rows(reps, np.zeros(len(reps), np.int64), np.r_[0, np.cumsum(width)],
                    np.zeros(int(width.sum())))
         where[reps] = np.arange(len(reps))
-        _push_layer(rows.states, rows, where, nxt, goal, (s, t, pt, room), acc, kind_box)
+        _push_layer(rows, where, nxt, goal, (s, t, pt, room), acc, kind_box, pool)
         rows = _trim(nxt)
         del nxt
-    return rows, acc
+    return rows, acc.sum(axis=0)
 
 
-CHUNK_BYTES = 64 * 2**20   # outcome buffers of the states worked at once
+CHUNK_BYTES = 64 * 2**20   # outcome buffers of the states worked at once (each of two pools)
 
 
 @njit(cache=True)
@@ -79,10 +84,57 @@ def _lanes(goal, x0, width, target, top):
     return cmin, _need(goal, x0, top) - cmin + 1
 
 
-def _push_layer(live, rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box):
+@njit(cache=True)
+def _span(goal, x0, width, target, top, need):
+    """The points-so-far positions [a, b) of a row (from x0, `width` long) played with `need`:
+    need is decreasing in x, so each need holds one run of the row."""
+    if not target:
+        return 0, width
+    if need == 0:
+        return max(goal - x0, 0), width
+    if need == top:
+        return 0, min(goal - x0 - top + 1, width)
+    return goal - x0 - need, goal - x0 - need + 1
+
+
+def _views(pool: list, n_states: int, n_lanes: int, n_rolls: int, n_boxes: int) -> tuple:
+    """Where `lane_outcomes` writes, for n_states states of up to n_lanes lanes: (n, roll,
+    weight) of each lane's merged final rolls, the box of every final roll and lane, and each
+    (roll, box)'s points, next state and (box points, upper bonus, Yahtzee bonus). Views of
+    the pools [int64, float64], which the pass reuses chunk after chunk (grown if too short)."""
+    shapes = [(n_states, n_lanes), (n_states, n_lanes, n_rolls), (n_states, n_rolls, n_lanes),
+              (n_states, n_rolls, n_boxes), (n_states, n_rolls, n_boxes),
+              (n_states, n_rolls, n_boxes, 3)]
+    sizes = [int(np.prod(shape)) for shape in shapes]
+    if sum(sizes) > len(pool[0]):
+        pool[0] = np.empty(sum(sizes), np.int64)
+    if n_states * n_lanes * n_rolls > len(pool[1]):
+        pool[1] = np.empty(n_states * n_lanes * n_rolls)
+    ints = np.split(pool[0][:sum(sizes)], np.cumsum(sizes)[:-1])
+    views = [part.reshape(shape) for part, shape in zip(ints, shapes)]
+    out_w = pool[1][:n_states * n_lanes * n_rolls].reshape(n_states, n_lanes, n_rolls)
+    return (views[0], views[1], out_w, *views[2:])
+
+
+def _chunks(lanes: np.ndarray, n_rolls: int, n_boxes: int):
+    """(first, last + 1, most lanes) of runs of states whose buffers fit the pools."""
+    per_lane, per_state = n_rolls * 2, n_rolls * n_boxes * 5 + 1   # int64 words
+    i = 0
+    while i < len(lanes):
+        j, most = i + 1, int(lanes[i])
+        while j < len(lanes) and (j + 1 - i) * (max(most, int(lanes[j])) * per_lane + per_state) * 8 < CHUNK_BYTES:
+            most = max(most, int(lanes[j]))
+            j += 1
+        yield i, j, most
+        i = j
+
+
+def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
     """Every live state's row pushed along its lanes' outcomes into the next rows (which all
-    start at 0 points): chunks of states worked in parallel, then pushed one by one."""
+    start at 0 points): chunks of states worked in parallel, then pushed in parallel (next
+    states split among acc's parts, so no row has two writers)."""
     s, t, pt, room = rules
+    live = rows.states
     target = bool(pt.mode[0] == TARGET_MODE)
     n_rolls, n_boxes = t.score.shape
     widths = np.diff(rows.start)
@@ -90,19 +142,11 @@ def _push_layer(live, rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box):
     lanes = (np.minimum(np.maximum(goal - rows.lo, 0), top)
              - np.minimum(np.maximum(goal - (rows.lo + widths - 1), 0), top) + 1
              if target else np.ones(len(live), np.int64))
-    i = 0
-    while i < len(live):
-        per_lane = n_rolls * 16 + n_rolls * 8
-        j = i + 1
-        most = int(lanes[i])
-        while j < len(live) and (j - i) < 4096 and (j - i + 1) * max(most, int(lanes[j])) * per_lane < CHUNK_BYTES:
-            most = max(most, int(lanes[j]))
-            j += 1
-        out = lane_buffers(j - i, most, n_rolls, n_boxes)
+    for i, j, most in _chunks(lanes, n_rolls, n_boxes):
+        out = _views(pool, j - i, most, n_rolls, n_boxes)
         _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
-        _push(i, j, (rows.lo, rows.start, rows.data), where, (nxt.start, nxt.data),
-              (s, room, pt.band, live, goal, target), out, acc, kind_box)
-        i = j
+        _push((rows.lo, rows.start, rows.data), (nxt.start, nxt.data), where, s,
+              (room, pt.band, live), (i, j, goal, int(target), kind_box), out, acc)
 
 
 @njit(parallel=True, cache=True)
@@ -112,42 +156,61 @@ def _work(states, lo, widths, goal, target, s, t, pt, out):
         lane_outcomes(states[c], np.arange(cmin, cmin + n), s, t, pt, out, c)
 
 
-@njit(cache=True)
-def _push(i0, i1, source, where, dest, rules, out, acc, kind_box):
+@njit(parallel=True, cache=True)
+def _push(source, dest, where, s, states, how, out, acc):
     """Rows i0..i1 of `source` (lo, start, data) pushed along their lanes' outcomes `out` into
-    `dest` (start, data); the points each box, bonus and n of a kind adds summed into `acc`."""
+    `dest` (start, data), next states split among acc's parts (one row of sums each) so that no
+    row has two writers. `states` is (upper room, band, live states), `how` (i0, i1, goal,
+    target, kind box): flat tuples, since a tuple holding a tuple cannot enter prange."""
+    for part in prange(acc.shape[0]):
+        _push_part(part, source, dest, where, s, states, how, out, acc)
+
+
+@njit(cache=True)
+def _push_part(part, source, dest, where, s, states, how, out, acc):
+    """`_push` into the next states of one part: each lane's run of a row added at once; the
+    points each box, bonus and n of a kind adds summed into acc[part]. (Its own function: the
+    same loops written inside the parallel loop ran ten times slower.)"""
     lo, start, data = source
     nstart, ndata = dest
-    s, room, band, live, goal, target = rules
+    room, band, live = states
+    i0, i1, goal, target, kind_box = how
     out_n, out_i, out_w, box, pts, nxt, split = out
     n_boxes = pts.shape[2]
+    parts = acc.shape[0]
     for i in range(i0, i1):
         c = i - i0
         row = data[start[i]:start[i + 1]]
         x0 = lo[i]
         top = band[live[i]] + 1 if target else 0
-        cmin, _ = _lanes(goal, x0, len(row), target, top)
-        for x in range(len(row)):
-            mx = row[x]
-            if mx == 0.0:
-                continue
-            lane = _need(goal, x0 + x, top) - cmin if target else 0
+        cmin, n_lanes = _lanes(goal, x0, len(row), target, top)
+        for lane in range(n_lanes):
+            a, b_ = _span(goal, x0, len(row), target, top, cmin + lane)
+            mass = -1.0
             for m in range(out_n[c, lane]):
                 r = out_i[c, lane, m]
                 b = box[c, r, lane]
-                w = out_w[c, lane, m] * mx
                 d = where[_rep(nxt[c, r, b], s, room)]
-                at = nstart[d] + x0 + x + pts[c, r, b]
-                if d < 0 or at >= nstart[d + 1]:
+                if d < 0:
+                    raise ValueError("a next state has no row")
+                if d % parts != part:
+                    continue
+                at = nstart[d] + x0 + pts[c, r, b]
+                if at + b_ > nstart[d + 1]:
                     raise ValueError("a next state's row is too short")
-                ndata[at] += w
-                acc[b] += w * split[c, r, b, 0]
-                acc[n_boxes] += w * split[c, r, b, 1]
-                acc[n_boxes + 1] += w * split[c, r, b, 2]
+                w = out_w[c, lane, m]
+                for x in range(a, b_):
+                    ndata[at + x] += w * row[x]
+                if mass < 0.0:
+                    mass = row[a:b_].sum()
+                w *= mass
+                acc[part, b] += w * split[c, r, b, 0]
+                acc[part, n_boxes] += w * split[c, r, b, 1]
+                acc[part, n_boxes + 1] += w * split[c, r, b, 2]
                 if split[c, r, b, 1] > 0:
-                    acc[n_boxes + 2] += w
+                    acc[part, n_boxes + 2] += w
                 if b == kind_box and split[c, r, b, 0] > 0:
-                    acc[n_boxes + 3] += w
+                    acc[part, n_boxes + 3] += w
 
 
 @njit(parallel=True, cache=True)

@@ -10,7 +10,10 @@ exp(theta points) U(next), compared on the certainty-equivalent scale) or mean p
 For every lane the turn is worked backwards (the last roll's box, then each reroll's keeper,
 the lexicographic best of (primary, mean) with the preference order of `turn` after that)
 and then forwards (the first roll's probabilities moved through the chosen keepers), then the
-final rolls are merged by (box, points): `Outcomes` of each lane.
+final rolls are merged by (box, points): `Outcomes` of each lane. A state's distinct (box,
+points, next state) are valued once per lane, not once per roll (a risk value costs an exp and
+a log); a roll's best keeper comes from the sub-keeper recursion, and one walk of its
+preference list gathers the keepers within TIE of it.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from numba import njit
 from .layout import _upper_step
 from ..turn import TIE
 
-__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_buffers", "lane_outcomes"]
+__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_outcomes"]
 
 MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
 
@@ -117,32 +120,65 @@ def _cmp(pt, x):
 
 
 @njit(cache=True)
-def _last_roll(l, need, alw, pts, nxt, pt, e1, e2, box):
+def _slots(alw, pts, nxt, span, slot_of, slot_pts, slot_nxt):
+    """Number the distinct (box, points, next state) of the allowed (roll, box) pairs: each is
+    valued once per lane (a risk value costs an exp and a log), not once per roll. Returns how
+    many; slot_of[r, b] says which."""
+    n_rolls, n_boxes = alw.shape
+    key = np.full(n_boxes * span, -1, np.int64)
+    n = 0
+    for r in range(n_rolls):
+        for b in range(n_boxes):
+            if not alw[r, b]:
+                continue
+            k = b * span + pts[r, b]
+            q = key[k]
+            if q < 0 or slot_nxt[q] != nxt[r, b]:   # the same points to another state: its own
+                q = n
+                slot_pts[q], slot_nxt[q] = pts[r, b], nxt[r, b]
+                key[k] = q
+                n += 1
+            slot_of[r, b] = q
+    return n
+
+
+@njit(cache=True)
+def _value_slots(n, need, slot_pts, slot_nxt, pt, p1, c1, m1):
+    """Each slot's primary value for the lane of `need`, on the tie scale, and its mean."""
+    for q in range(n):
+        p1[q] = _primary(pt, slot_nxt[q], slot_pts[q], need)
+        c1[q] = _cmp(pt, p1[q])
+        m1[q] = slot_pts[q] + pt.values[slot_nxt[q]]
+
+
+@njit(cache=True)
+def _last_roll(l, alw, slot_of, p1, c1, m1, e1, e2, box):
     """Each last roll's box for lane l: best primary, then best mean within TIE, then first."""
     n_rolls, n_boxes = alw.shape
-    p1, c1, m1 = np.empty(n_boxes), np.empty(n_boxes), np.empty(n_boxes)
     for r in range(n_rolls):
         best1 = -np.inf
         for b in range(n_boxes):
             if alw[r, b]:
-                p1[b] = _primary(pt, nxt[r, b], pts[r, b], need)
-                c1[b] = _cmp(pt, p1[b])
-                m1[b] = pts[r, b] + pt.values[nxt[r, b]]
-                best1 = max(best1, c1[b])
+                best1 = max(best1, c1[slot_of[r, b]])
         best2 = -np.inf
         for b in range(n_boxes):
-            if alw[r, b] and c1[b] >= best1 - TIE:
-                best2 = max(best2, m1[b])
+            if alw[r, b] and c1[slot_of[r, b]] >= best1 - TIE:
+                best2 = max(best2, m1[slot_of[r, b]])
         for b in range(n_boxes):
-            if alw[r, b] and c1[b] >= best1 - TIE and m1[b] >= best2 - TIE:
-                box[r, l], e1[r], e2[r] = b, p1[b], m1[b]
+            q = slot_of[r, b]
+            if alw[r, b] and c1[q] >= best1 - TIE and m1[q] >= best2 - TIE:
+                box[r, l], e1[r], e2[r] = b, p1[q], m1[q]
                 break
 
 
 @njit(cache=True)
-def _reroll_stage(k1, k2, ck, e1, e2, choice, l, pt, s, t):
+def _reroll_stage(w, e1, e2, choice, l, pt, s, t):
     """One reroll stage backwards for lane l: keeper values (both numbers averaged), then each
-    roll's keeper: best primary, then best mean within TIE, then the preference order."""
+    roll's keeper: best primary, then best mean within TIE, then the preference order. A
+    roll's best primary is the maximum over its sub-keepers, taken by the sub-keeper recursion
+    (`top`); one walk of its preference list then gathers the keepers within TIE (`ties`).
+    `w` is the lane's working arrays (k1, k2, ck, top, ties)."""
+    k1, k2, ck, top, ties = w
     off = s.roll_offset
     inv = 1.0 / s.faces
     k1[off:] = e1
@@ -156,20 +192,23 @@ def _reroll_stage(k1, k2, ck, e1, e2, choice, l, pt, s, t):
         k1[k], k2[k] = a1 * inv, a2 * inv
     for k in range(len(k1)):
         ck[k] = _cmp(pt, k1[k])
+        top[k] = ck[k]
+    for k in range(1, len(k1)):
+        for i in range(t.n_sub[k]):
+            top[k] = max(top[k], top[t.sub[k, i]])
     for r in range(len(e1)):
-        lo, hi = t.pref_start[r], t.pref_start[r + 1]
-        best1 = -np.inf
-        for i in range(lo, hi):
-            best1 = max(best1, ck[t.pref_keeper[i]])
+        best1 = top[off + r]
+        n = 0
         best2 = -np.inf
-        for i in range(lo, hi):
+        for i in range(t.pref_start[r], t.pref_start[r + 1]):
             k = t.pref_keeper[i]
             if ck[k] >= best1 - TIE:
+                ties[n] = k
+                n += 1
                 best2 = max(best2, k2[k])
-        for i in range(lo, hi):
-            k = t.pref_keeper[i]
-            if ck[k] >= best1 - TIE and k2[k] >= best2 - TIE:
-                choice[r, l] = k
+        for i in range(n):
+            if k2[ties[i]] >= best2 - TIE:
+                choice[r, l] = ties[i]
                 break
     for r in range(len(e1)):
         e1[r], e2[r] = k1[choice[r, l]], k2[choice[r, l]]
@@ -194,56 +233,53 @@ def _final_probabilities(prob, choice, l, m, s, t):
 
 
 @njit(cache=True)
-def _merge(l, prob, box, pts, out_n, out_i, out_w):
-    """Lane l's final rolls merged by (box, points): out_i[l, m] is a roll standing for them."""
+def _merge(l, prob, box, slot_of, key, out_n, out_i, out_w):
+    """Lane l's final rolls merged by (box, points, next state), in order of first appearance:
+    out_i[l, m] is a roll standing for them. `key` (one entry per slot) is -1 on entry and exit."""
     n = 0
     for r in range(prob.shape[0]):
         q = prob[r, l]
         if q == 0.0:
             continue
-        b = box[r, l]
-        found = -1
-        for m in range(n):
-            r2 = out_i[l, m]
-            if box[r2, l] == b and pts[r2, b] == pts[r, b]:
-                found = m
-                break
-        if found < 0:
+        k = slot_of[r, box[r, l]]
+        if key[k] < 0:
+            key[k] = n
             out_i[l, n], out_w[l, n] = r, q
             n += 1
         else:
-            out_w[l, found] += q
+            out_w[l, key[k]] += q
+    for m in range(n):
+        key[slot_of[out_i[l, m], box[out_i[l, m], l]]] = -1
     out_n[l] = n
-
-
-def lane_buffers(n_states: int, n_lanes: int, n_rolls: int, n_boxes: int) -> tuple:
-    """Where `lane_outcomes` writes, for n_states states of up to n_lanes lanes: (n, roll,
-    weight) of each lane's merged final rolls, the box of every final roll and lane, and each
-    (roll, box)'s points, next state and (box points, upper bonus, Yahtzee bonus)."""
-    return (np.zeros((n_states, n_lanes), np.int64), np.zeros((n_states, n_lanes, n_rolls), np.int64),
-            np.zeros((n_states, n_lanes, n_rolls)), np.zeros((n_states, n_rolls, n_lanes), np.int64),
-            np.zeros((n_states, n_rolls, n_boxes), np.int64), np.zeros((n_states, n_rolls, n_boxes), np.int64),
-            np.zeros((n_states, n_rolls, n_boxes, 3), np.int64))
 
 
 @njit(cache=True)
 def lane_outcomes(state, needs, s, t, pt, out, c):
     """For each lane l (need n = needs[l]) of `state`: its choices worked backwards, its final
-    rolls' probabilities forwards, merged by (box, points), into row c of `out` (`lane_buffers`)."""
+    rolls' probabilities forwards, merged by (box, points), into row c of `out` (`policy_forward._views`)."""
     out_n, out_i, out_w, box, pts, nxt, split = (out[0][c], out[1][c], out[2][c], out[3][c],
                                                  out[4][c], out[5][c], out[6][c])
     n_rolls, n_boxes = t.score.shape
     alw = np.zeros((n_rolls, n_boxes), np.bool_)
     _score_all(state, s, t, alw, pts, nxt, split)
+    span = int(max(t.score.max(), t.joker.max())) + s.upper_bonus + s.yahtzee_bonus + 1
+    slot_of = np.zeros((n_rolls, n_boxes), np.int64)
+    slot_pts, slot_nxt = np.empty(n_rolls * n_boxes, np.int64), np.empty(n_rolls * n_boxes, np.int64)
+    n_slots = _slots(alw, pts, nxt, span, slot_of, slot_pts, slot_nxt)
+    p1, c1, m1 = np.empty(n_slots), np.empty(n_slots), np.empty(n_slots)
+    key = np.full(n_slots, -1, np.int64)
     L = len(needs)
     choice = np.zeros((max(s.rolls_per_turn - 1, 1), n_rolls, L), np.int64)
     prob = np.zeros((n_rolls, L))
     n_keepers = t.add_die.shape[0]
     e1, e2 = np.empty(n_rolls), np.empty(n_rolls)
-    k1, k2, ck = np.empty(n_keepers), np.empty(n_keepers), np.empty(n_keepers)
+    k1 = np.empty(n_keepers)
+    w = (k1, np.empty(n_keepers), np.empty(n_keepers), np.empty(n_keepers),
+         np.empty(np.diff(t.pref_start).max(), np.int64))
     for l in range(L):
-        _last_roll(l, needs[l], alw, pts, nxt, pt, e1, e2, box)
+        _value_slots(n_slots, needs[l], slot_pts, slot_nxt, pt, p1, c1, m1)
+        _last_roll(l, alw, slot_of, p1, c1, m1, e1, e2, box)
         for stage in range(s.rolls_per_turn - 1):
-            _reroll_stage(k1, k2, ck, e1, e2, choice[stage], l, pt, s, t)
+            _reroll_stage(w, e1, e2, choice[stage], l, pt, s, t)
         _final_probabilities(prob, choice, l, k1, s, t)
-        _merge(l, prob, box, pts, out_n, out_i, out_w)
+        _merge(l, prob, box, slot_of, key, out_n, out_i, out_w)
