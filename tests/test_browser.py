@@ -54,16 +54,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def voila(tmp_path_factory, solutions):
-    """The URL of a Voilà server showing notebook 07; always stopped afterwards."""
-    solutions("yatzy"), solutions("yahtzee")          # solved and cached before the page needs them
+@contextlib.contextmanager
+def voila_server(notebook: Path, log: Path):
+    """The URL of a Voilà server showing this notebook, once it answers; always stopped after."""
     port = free_port()
-    log = tmp_path_factory.mktemp("voila") / "voila.log"
     url = f"http://127.0.0.1:{port}/"
     with open(log, "wb") as out:
         server = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
+            [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
              "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         try:
@@ -88,6 +86,14 @@ def voila(tmp_path_factory, solutions):
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+
+
+@pytest.fixture(scope="module")
+def voila(tmp_path_factory, solutions):
+    """The URL of a Voilà server showing notebook 07; always stopped afterwards."""
+    solutions("yatzy"), solutions("yahtzee")          # solved and cached before the page needs them
+    with voila_server(NOTEBOOK, tmp_path_factory.mktemp("voila") / "voila.log") as url:
+        yield url
 
 
 def open_page(browser, url, **options):
@@ -265,40 +271,6 @@ def test_the_page_fits_a_phone(browser, voila):
 # --- the rules editor of notebook 09 ----------------------------------------------------------
 
 RULES_NOTEBOOK = ROOT / "notebooks" / "09_changing_the_rules.ipynb"
-
-
-@contextlib.contextmanager
-def voila_server(notebook: Path, log: Path):
-    """The URL of a Voilà server showing this notebook, once it answers; always stopped after."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/"
-    with open(log, "wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
-             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + START_S
-            while True:
-                if server.poll() is not None:
-                    pytest.fail(f"voila exited with {server.returncode}:\n{log.read_text()}")
-                try:
-                    urllib.request.urlopen(url + "api", timeout=2).close()
-                    break
-                except urllib.error.HTTPError:
-                    break                                   # an answer (403), without starting a kernel
-                except OSError:
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"voila did not answer on {url} in {START_S} s:\n{log.read_text()}")
-                    time.sleep(0.25)
-            yield url
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
 
 
 @pytest.fixture(scope="module")
