@@ -233,7 +233,7 @@ def test_the_outlook_plays_the_policy_the_player_plays_for(solutions, monkeypatc
     app.new_game()                                                # the first turn: refused, nothing drawn
     assert app.outlook.wait(60) and app.outlook.distribution is None
     assert "yatzy solve --rules yatzy --goal 211" in app.outlook.chance_w.value
-    assert app.outlook.fig_box.layout.display == "none"           # no plot of another policy
+    assert app.outlook.fig.data[0].x == ()                        # no plot of another policy
 
 
 def test_the_coach_grades_a_game_to_beat_a_score():

@@ -194,10 +194,10 @@ class Outlook:
             if isinstance(result, str):        # a refusal: its reason, no plot
                 self.distribution = None
                 self.chance_w.value = f"<i>{html.escape(result)}</i>"
-                self.fig_box.layout.display = "none"
+                with self.fig.batch_update():     # no bars (hiding the box would make plotly.js
+                    self.fig.data[0].x, self.fig.data[0].y = [], []   # draw the next ones at zero size)
                 return
             self.distribution, self.policy = result
-            self.fig_box.layout.display = None
             self._draw()
 
     def _draw(self) -> None:
@@ -209,6 +209,7 @@ class Outlook:
             self.fig.data[0].x = figure.data[0].x
             self.fig.data[0].y = figure.data[0].y
             self.fig.data[0].marker.color = figure.data[0].marker.color
-            self.fig.layout.title.text = figure.layout.title.text
+        if self.fig.layout.title.text != figure.layout.title.text:   # a relayout of its own: in one
+            self.fig.layout.title.text = figure.layout.title.text   # batch with the bars they were lost
         self.chance_w.value = (f"<b>{html.escape(chance_text(dist, self.target))}</b>"
                                f"<br><small>from here: {html.escape(self.policy)}</small>")
