@@ -22,15 +22,15 @@ from __future__ import annotations
 import numpy as np
 
 from .ranking import Advice, choices
-from ..engine.cache import get_solution
 from ..engine.position import Position
 from ..game.checks import whole_number
 from ..game.states import StateSpace
 from ..objectives.targets import (Targets, cached_caps, check_theta, most_gain, risk_table, solve_risk, solve_targets,
                                   target_table)
-from ..engine.turn import MEAN, ExpUtility, TargetLanes, box_values, evaluate
+from ..engine.turn import ExpUtility, TargetLanes, box_values, evaluate
+from ..objectives.midgame import mean_turn
 
-__all__ = ["target_advice", "risk_advice", "risk_utilities", "mean_turn", "targets_for", "quick_targets", "play_to_target",
+__all__ = ["target_advice", "risk_advice", "risk_utilities", "targets_for", "quick_targets", "play_to_target",
            "second_player"]
 
 
@@ -76,7 +76,7 @@ def target_advice(position: Position, points: int, goal: int, targets: Targets |
     need = max(goal - points, 0)
     space = StateSpace(position.rules) if targets is None else targets.space
     state = np.array([position.state(space)])
-    mean = mean_turn(position, space)
+    mean = mean_turn(space, position.state(space))
     if need > most_gain(space, state)[0]:
         return choices(position, mean, lambda a: np.where(np.isfinite(a), 0.0, a), "probability", mean)
     targets = targets_for(position, need) if targets is None else targets
@@ -99,7 +99,7 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
     return choices(position, turn, ExpUtility(theta).certainty, "certainty_equivalent",
-                   mean_turn(position, space))
+                   mean_turn(space, position.state(space)))
 
 
 def risk_utilities(position: Position, theta: float) -> np.ndarray:
@@ -108,13 +108,6 @@ def risk_utilities(position: Position, theta: float) -> np.ndarray:
     if _late(position):
         return solve_risk(position.rules, [theta], within=position.mask)[:, 0]
     return risk_table(position.rules, theta)
-
-
-def mean_turn(position: Position, space: StateSpace):
-    """The max-mean turn of the position: what breaks ties between choices equally good for
-    another objective (a goal met or out of reach: every choice is; then play for the mean)."""
-    values = get_solution(position.rules, progress=False).values
-    return evaluate(space, box_values(space, values, np.array([position.state(space)]), MEAN), choose=False)
 
 
 def play_to_target(targets: Targets, goal: int, rng: np.random.Generator) -> int:

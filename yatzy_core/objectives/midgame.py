@@ -32,7 +32,8 @@ from .distribution import ScoreDistribution, final_scores, kind_box
 from .policy_play import policy_play, risk_play
 from .targets import Targets, check_theta, most_gain, solve_targets  # noqa: F401 (solve_targets: the doctest)
 
-__all__ = ["position_distribution", "target_position_distribution", "risk_position_distribution", "rows_of"]
+__all__ = ["position_distribution", "target_position_distribution", "risk_position_distribution", "mean_turn",
+           "rows_of"]
 
 
 def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDistribution:
@@ -80,9 +81,9 @@ def target_position_distribution(where, targets: Targets, goal: int, points: int
     if need > targets.n_max and most > targets.n_max:   # else every need past n_max is hopeless
         raise ValueError(f"targets answer at most {targets.n_max} points still needed, not {need}")
 
-    def policy_turn():
+    def policy_turn(mean):
         if hopeless:                   # every choice 0: only the choices' order (by the mean) counts
-            return _mean_turn(space, state), lambda a: np.where(np.isfinite(a), 0.0, a)
+            return mean, lambda a: np.where(np.isfinite(a), 0.0, a)
         lanes = TargetLanes(targets.n_max + 1)
         return (evaluate(space, box_values(space, targets, np.array([state]), lanes), choose=False),
                 lambda a: a[..., need])
@@ -105,7 +106,7 @@ def risk_position_distribution(where, rules, theta: float, utilities: np.ndarray
     state, position = _where(where, space.rules, space, points, "utilities")
     utility = ExpUtility(theta)
 
-    def policy_turn():
+    def policy_turn(mean):
         return (evaluate(space, box_values(space, utilities, np.array([state]), utility), choose=False),
                 utility.certainty)
     start = _policy_start(space, state, position, policy_turn)
@@ -129,8 +130,9 @@ def _where(where, rules, space, points, table="solution") -> tuple[int, Position
     raise TypeError(f"where must be a state index or an Position, got {type(where).__name__}")
 
 
-def _mean_turn(space, state):
-    """The max-mean turn of `state`: what orders choices equally good for another policy."""
+def mean_turn(space: StateSpace, state: int):
+    """The max-mean turn of `state`: what orders choices equally good for another policy (a
+    goal met or out of reach: every choice is; then play for the mean)."""
     values = solution_for(space.rules, None, progress=False).values
     return evaluate(space, box_values(space, values, np.array([state])), choose=False)
 
@@ -146,11 +148,12 @@ def _shifted(play, points: int) -> ScoreDistribution:
 def _policy_start(space, state, position, policy_turn):
     """(states, points from here, probabilities) where the policy's forward pass starts: the
     state itself at a turn start, else the next turn's states after the rest of this turn
-    played by `first_choice` of the policy's turn (`policy_turn()`: its values and their pick)."""
+    played by `first_choice` of the policy's turn (`policy_turn(mean)`: its values and their
+    pick, given the max-mean turn that breaks its ties)."""
     if position is None:
         return [state], [0], [1.0]
-    turn, pick = policy_turn()
-    mean, rules = _mean_turn(space, state), space.rules
+    mean, rules = mean_turn(space, state), space.rules
+    turn, pick = policy_turn(mean)
 
     def choose(j, live):
         picked = [first_choice(rules, turn, mean, pick, int(r), j) for r in live]
