@@ -55,6 +55,9 @@ def add_solve_parser(subparsers) -> None:
                         "with saved rolls carried along the solve, about 9x)")
     p.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
                    help="also print the best P(final >= T) and max-mean play's P(final >= T)")
+    p.add_argument("--checkpoint", metavar="DIR", default=None,
+                   help="a game with saved rolls: write each finished layer to DIR, and resume "
+                        "from the last one there (a long solve that was stopped goes on)")
     p.set_defaults(run=run_solve)
 
 
@@ -62,6 +65,9 @@ def run_solve(args) -> int:
     rules = get_rules(args.rules)
     if rules.saved_rolls:
         return _solve_saved(args, rules)
+    if args.checkpoint is not None:
+        raise ValueError(f"argument --checkpoint: only for a game with saved rolls (rules {rules.name!r} "
+                         "are solved in minutes and cached)")
     start = time.perf_counter()
     solution = get_solution(rules, use_cache=not args.no_cache, progress=True)
     elapsed = time.perf_counter() - start
@@ -88,7 +94,7 @@ def _solve_saved(args, rules) -> int:
     if args.goal is not None:
         raise ValueError(f"argument --goal: not computed for a game with saved rolls (rules {rules.name!r})")
     from ..engine.saved import solve_saved
-    solution = solve_saved(rules, progress=True, keep=0, moments=args.std)
+    solution = solve_saved(rules, progress=True, keep=0, moments=args.std, checkpoint=args.checkpoint)
     print(f"expected score: {solution.expected_score:.4f}")
     if args.std:
         print(f"std: {solution.std:.4f}")
