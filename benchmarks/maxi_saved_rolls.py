@@ -146,6 +146,19 @@ def add_games(games: dict) -> None:
     print(f"wrote {RESULT.relative_to(ROOT)}")
 
 
+def _games_kept(reading: dict) -> dict:
+    """What a values run keeps of the last record: its optimal games (and their command) when
+    they were played on the same solved value (an hour and a half of playing is not redone)."""
+    if not RESULT.exists():
+        return {}
+    last = json.loads(RESULT.read_text())
+    games = last["readings"]["maxi-yatzy"].get("optimal_games")
+    if games is None or last["readings"]["maxi-yatzy"]["expected_score"] != reading["expected_score"]:
+        return {}
+    return {"readings": {"optimal_games": games},
+            **{k: last[k] for k in ("optimal_games_command", "optimal_games_measured_with") if k in last}}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ratio", action="store_true", help="only measure the work ratio and print it")
@@ -191,9 +204,11 @@ def main(argv=None) -> int:
           f"peak RSS {peak_rss_mb():.0f} MB", flush=True)
     readings = {"maxi-yatzy": reading}
     record = {"package": "yatzy-core", "version": __version__,
-              "command": "python benchmarks/maxi_saved_rolls.py", "date": started, "machine": where,
-              "readings": readings,
-              "sha256": hashlib.sha256(json.dumps(readings, sort_keys=True).encode()).hexdigest()}
+              "command": "python benchmarks/maxi_saved_rolls.py", "date": started, "machine": where}
+    kept = _games_kept(reading)
+    readings["maxi-yatzy"].update(kept.pop("readings", {}))
+    record.update(readings=readings,
+                  sha256=hashlib.sha256(json.dumps(readings, sort_keys=True).encode()).hexdigest(), **kept)
     RESULT.write_text(json.dumps(record, indent=2) + "\n")
     print(f"wrote {RESULT.relative_to(ROOT)}")
     return 0

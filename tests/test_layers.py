@@ -35,13 +35,15 @@ LAYERS = [
     ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
     ["engine.compiled.saved_moments"],            # ... with the second moments, for the std
     ["engine.solver"],
-    ["engine.saved"],                             # saved rolls: every saved count in one pass
     ["warmup", "engine.cache"],
+    ["engine.layer_checkpoint"],                  # a long saved-roll solve's finished layers on disk
+    ["engine.saved"],                             # saved rolls: every saved count in one pass
     ["engine.solutions"],
     ["engine.subgame"],                           # the rest of a game as a rule set
     ["engine.compiled.outcomes"],                 # the engine's turn outcomes, compiled
     ["engine.compiled.forward"],
-    ["engine.compiled.policy_turn"],              # any policy's turn, lanes of needs at once
+    ["engine.compiled.policy_lanes"],             # a policy's rerolls, LANES lanes at once
+    ["engine.compiled.policy_turn"],              # any policy's turn: needs or states as lanes
     ["engine.compiled.policy_forward"],           # ... pushed forwards
     ["objectives.objective"],                     # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["objectives.targets"],

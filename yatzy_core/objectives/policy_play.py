@@ -24,7 +24,7 @@ import numpy as np
 
 from ..game.checks import whole_number
 from ..engine.compiled.forward import start_rows
-from ..engine.compiled.layout import tables
+from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.policy_forward import push_policy, tie_layer
 from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables
 from ..engine.solutions import solution_for
@@ -128,6 +128,7 @@ def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
             W[layer] = np.arange(n_max + 1) <= 1
             continue
         reps = space.representatives(layer)   # states that cannot differ share their row
-        tie_layer(np.unique(reps), W, s, t, pt)
+        with vectorizing():
+            tie_layer(np.unique(reps), W, s, t, pt)
         W[layer] = W[reps]
     return W

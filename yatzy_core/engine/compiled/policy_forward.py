@@ -17,8 +17,8 @@ import numpy as np
 from numba import get_num_threads, njit, prange
 
 from .forward import Rows, _rep, _trim
-from .layout import tables
-from .policy_turn import TARGET_MODE, PolicyTables, lane_outcomes
+from .layout import LANES, tables, vectorizing
+from .policy_turn import TARGET_MODE, PolicyTables, lane_outcomes, state_outcomes
 from ...game.states import StateSpace
 
 __all__ = ["push_policy", "tie_layer"]
@@ -149,11 +149,28 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
               (room, pt.band, live), (i, j, goal, int(target), kind_box), out, acc)
 
 
-@njit(parallel=True, cache=True)
 def _work(states, lo, widths, goal, target, s, t, pt, out):
+    """Each state's lanes' outcomes into its row of `out`: a target policy's needs LANES at a
+    time within a state, a risk or mean policy's states LANES at a time."""
+    with vectorizing():
+        if target:
+            _work_needs(states, lo, widths, goal, s, t, pt, out)
+        else:
+            _work_states(states, s, t, pt, out)
+
+
+@njit(parallel=True, cache=True)
+def _work_needs(states, lo, widths, goal, s, t, pt, out):
     for c in prange(len(states)):
-        cmin, n = _lanes(goal, lo[c], widths[c], target, pt.band[states[c]] + 1 if target else 0)
+        cmin, n = _lanes(goal, lo[c], widths[c], True, pt.band[states[c]] + 1)
         lane_outcomes(states[c], np.arange(cmin, cmin + n), s, t, pt, out, c)
+
+
+@njit(parallel=True, cache=True)
+def _work_states(states, s, t, pt, out):
+    for g in prange((len(states) + LANES - 1) // LANES):
+        c0 = g * LANES
+        state_outcomes(states[c0:min(c0 + LANES, len(states))], s, t, pt, out, c0)
 
 
 @njit(parallel=True, cache=True)

@@ -10,10 +10,12 @@ exp(theta points) U(next), compared on the certainty-equivalent scale) or mean p
 For every lane the turn is worked backwards (the last roll's box, then each reroll's keeper,
 the lexicographic best of (primary, mean) with the preference order of `turn` after that)
 and then forwards (the first roll's probabilities moved through the chosen keepers), then the
-final rolls are merged by (box, points): `Outcomes` of each lane. A state's distinct (box,
-points, next state) are valued once per lane, not once per roll (a risk value costs an exp and
-a log); a roll's best keeper comes from the sub-keeper recursion, and one walk of its
-preference list gathers the keepers within TIE of it.
+final rolls are merged by (box, points): `Outcomes` of each lane. Lanes are worked LANES at a
+time (`policy_lanes`): a target policy's consecutive needs of one state (its slots valued once,
+the last roll's box chosen for all of them together), or a risk or mean policy's consecutive
+states, one lane each. A state's distinct (box, points, next state) are valued once per lane,
+not once per roll; a risk value's exp(theta points) is a table lookup and its tie test a
+product (`policy_lanes.tie_floor`), no log taken.
 """
 from __future__ import annotations
 
@@ -22,10 +24,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .layout import _upper_step
+from .layout import LANES, _upper_step
+from .outcomes import _forward
+from .policy_lanes import last_roll, reroll_stage, tie_floor
 from ..turn import TIE
 
-__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_outcomes"]
+__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_outcomes", "state_outcomes"]
 
 MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
 
@@ -93,8 +97,9 @@ def _score_all(state, s, t, alw, pts, nxt, split):
 
 
 @njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
-def _primary(pt, nxt, pts, need):
-    """The policy's value of earning `pts` now and going on from `nxt` (need: the lane's n)."""
+def _primary(pt, nxt, pts, need, weight):
+    """The policy's value of earning `pts` now and going on from `nxt` (need: the lane's n;
+    weight[p] = exp(theta p), taken once per state group for a risk policy, not once per slot)."""
     mode = pt.mode[0]
     if mode == 1:
         m = need - pts
@@ -104,19 +109,8 @@ def _primary(pt, nxt, pts, need):
             return 0.0
         return float(pt.data[pt.offset[nxt] + m - 1])
     if mode == 2:
-        return np.exp(pt.theta[0] * pts) * pt.utility[nxt]
+        return weight[pts] * pt.utility[nxt]
     return pts + pt.values[nxt]
-
-
-@njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
-def _cmp(pt, x):
-    """The scale the tie rule compares primary values on (certainty equivalent for risk)."""
-    if pt.mode[0] == 2:
-        th = pt.theta[0]
-        if x * np.sign(th) <= 0.0:
-            return -np.inf
-        return np.log(np.sign(th) * x) / th
-    return x
 
 
 @njit(cache=True)
@@ -143,143 +137,153 @@ def _slots(alw, pts, nxt, span, slot_of, slot_pts, slot_nxt):
 
 
 @njit(cache=True)
-def _value_slots(n, need, slot_pts, slot_nxt, pt, p1, c1, m1):
-    """Each slot's primary value for the lane of `need`, on the tie scale, and its mean."""
+def _value_slots(n, need, slot_pts, slot_nxt, pt, weight, p1, m1):
+    """Each slot's primary value for the lane of `need`, and its mean."""
     for q in range(n):
-        p1[q] = _primary(pt, slot_nxt[q], slot_pts[q], need)
-        c1[q] = _cmp(pt, p1[q])
+        p1[q] = _primary(pt, slot_nxt[q], slot_pts[q], need, weight)
         m1[q] = slot_pts[q] + pt.values[slot_nxt[q]]
 
 
 @njit(cache=True)
-def _last_roll(l, alw, slot_of, p1, c1, m1, e1, e2, box):
-    """Each last roll's box for lane l: best primary, then best mean within TIE, then first."""
+def _last_roll(v, alw, slot_of, p1, m1, pt, K, e1, e2, box):
+    """Each last roll's box for lane v: best primary, then best mean within TIE, then first."""
     n_rolls, n_boxes = alw.shape
     for r in range(n_rolls):
         best1 = -np.inf
         for b in range(n_boxes):
             if alw[r, b]:
-                best1 = max(best1, c1[slot_of[r, b]])
+                best1 = max(best1, p1[slot_of[r, b]])
+        floor = tie_floor(pt, best1, K)
         best2 = -np.inf
         for b in range(n_boxes):
-            if alw[r, b] and c1[slot_of[r, b]] >= best1 - TIE:
+            if alw[r, b] and p1[slot_of[r, b]] >= floor:
                 best2 = max(best2, m1[slot_of[r, b]])
         for b in range(n_boxes):
             q = slot_of[r, b]
-            if alw[r, b] and c1[q] >= best1 - TIE and m1[q] >= best2 - TIE:
-                box[r, l], e1[r], e2[r] = b, p1[q], m1[q]
+            if alw[r, b] and p1[q] >= floor and m1[q] >= best2 - TIE:
+                box[r, v], e1[r, v], e2[r, v] = b, p1[q], m1[q]
                 break
 
 
 @njit(cache=True)
-def _reroll_stage(w, e1, e2, choice, l, pt, s, t):
-    """One reroll stage backwards for lane l: keeper values (both numbers averaged), then each
-    roll's keeper: best primary, then best mean within TIE, then the preference order. A
-    roll's best primary is the maximum over its sub-keepers, taken by the sub-keeper recursion
-    (`top`); one walk of its preference list then gathers the keepers within TIE (`ties`).
-    `w` is the lane's working arrays (k1, k2, ck, top, ties)."""
-    k1, k2, ck, top, ties = w
-    off = s.roll_offset
-    inv = 1.0 / s.faces
-    k1[off:] = e1
-    k2[off:] = e2
-    for k in range(off - 1, -1, -1):
-        a1 = a2 = 0.0
-        for f in range(s.faces):
-            c = t.add_die[k, f]
-            a1 += k1[c]
-            a2 += k2[c]
-        k1[k], k2[k] = a1 * inv, a2 * inv
-    for k in range(len(k1)):
-        ck[k] = _cmp(pt, k1[k])
-        top[k] = ck[k]
-    for k in range(1, len(k1)):
-        for i in range(t.n_sub[k]):
-            top[k] = max(top[k], top[t.sub[k, i]])
-    for r in range(len(e1)):
-        best1 = top[off + r]
-        n = 0
-        best2 = -np.inf
-        for i in range(t.pref_start[r], t.pref_start[r + 1]):
-            k = t.pref_keeper[i]
-            if ck[k] >= best1 - TIE:
-                ties[n] = k
-                n += 1
-                best2 = max(best2, k2[k])
-        for i in range(n):
-            if k2[ties[i]] >= best2 - TIE:
-                choice[r, l] = ties[i]
-                break
-    for r in range(len(e1)):
-        e1[r], e2[r] = k1[choice[r, l]], k2[choice[r, l]]
-
-
-@njit(cache=True)
-def _final_probabilities(prob, choice, l, m, s, t):
-    """P(final roll) of lane l: the first roll moved to the chosen keepers and spread die by die."""
-    off = s.roll_offset
-    inv = 1.0 / s.faces
-    mass = t.first_roll.copy()
-    for stage in range(s.rolls_per_turn - 2, -1, -1):
-        m[:] = 0.0
-        for r in range(len(mass)):
-            m[choice[stage, r, l]] += mass[r]
-        for level in range(s.n_dice):
-            for f in range(s.faces):
-                for k in range(t.level_start[level], t.level_start[level + 1]):
-                    m[t.add_die[k, f]] += m[k] * inv
-        mass[:] = m[off:]
-    prob[:, l] = mass
-
-
-@njit(cache=True)
-def _merge(l, prob, box, slot_of, key, out_n, out_i, out_w):
-    """Lane l's final rolls merged by (box, points, next state), in order of first appearance:
-    out_i[l, m] is a roll standing for them. `key` (one entry per slot) is -1 on entry and exit."""
+def _merge(v, prob, box, slot_of, key, out_i, out_w):
+    """Lane v's final rolls merged by (box, points, next state), in order of first appearance:
+    out_i[m] is a roll standing for them; returns how many. `key` (one entry per slot) is -1 on
+    entry and exit."""
     n = 0
     for r in range(prob.shape[0]):
-        q = prob[r, l]
+        q = prob[r, v]
         if q == 0.0:
             continue
-        k = slot_of[r, box[r, l]]
+        k = slot_of[r, box[r, v]]
         if key[k] < 0:
             key[k] = n
-            out_i[l, n], out_w[l, n] = r, q
+            out_i[n], out_w[n] = r, q
             n += 1
         else:
-            out_w[l, key[k]] += q
+            out_w[key[k]] += q
     for m in range(n):
-        key[slot_of[out_i[l, m], box[out_i[l, m], l]]] = -1
-    out_n[l] = n
+        key[slot_of[out_i[m], box[out_i[m], v]]] = -1
+    return n
+
+
+class _Work(NamedTuple):
+    """One thread's working arrays for a group of LANES lanes."""
+
+    rows: tuple    # (k1, k2, top, floor): keepers x LANES (`policy_lanes.reroll_stage`)
+    e1: np.ndarray
+    e2: np.ndarray
+    p1: np.ndarray       # (slots,): one lane's primary values (`_last_roll`)
+    m1: np.ndarray
+    p8: np.ndarray       # (slots, LANES): a state's lanes' primary values (`policy_lanes.last_roll`)
+    choice: np.ndarray   # (reroll stages, rolls, LANES)
+    prob: np.ndarray
+    box: np.ndarray      # (rolls, LANES)
+    key: np.ndarray
+
+
+@njit(cache=True)
+def _work(t, s):
+    n_rolls, n_boxes = t.score.shape
+    n_keepers = t.add_die.shape[0]
+    rows = (np.empty((n_keepers, LANES)), np.empty((n_keepers, LANES)), np.empty((n_keepers, LANES)),
+            np.empty((n_rolls, LANES)))
+    return _Work(rows, np.empty((n_rolls, LANES)), np.empty((n_rolls, LANES)),
+                 np.empty(n_rolls * n_boxes), np.empty(n_rolls * n_boxes),
+                 np.empty((n_rolls * n_boxes, LANES)),
+                 np.zeros((max(s.rolls_per_turn - 1, 1), n_rolls, LANES), np.int64),
+                 np.empty((n_rolls, LANES)), np.zeros((n_rolls, LANES), np.int64),
+                 np.full(n_rolls * n_boxes, -1, np.int64))
+
+
+@njit(cache=True)
+def _state_slots(state, s, t, out, c, alw, slot_of, slot_pts, slot_nxt):
+    """Score every (roll, box) of `state` into row c of `out` and number its slots; returns how many."""
+    _score_all(state, s, t, alw, out[4][c], out[5][c], out[6][c])
+    return _slots(alw, out[4][c], out[5][c], _span(s, t), slot_of, slot_pts, slot_nxt)
+
+
+@njit(cache=True)
+def _span(s, t):
+    """More than the most points one box can bring (its score and both bonuses)."""
+    return int(max(t.score.max(), t.joker.max())) + s.upper_bonus + s.yahtzee_bonus + 1
+
+
+@njit(cache=True)
+def _turns(w, pt, K, s, t):
+    """The rerolls of the group (backwards) and its final rolls' probabilities (forwards), from
+    the last roll's values in w.e1, w.e2."""
+    for stage in range(s.rolls_per_turn - 1):
+        reroll_stage(w.rows, w.e1, w.e2, w.choice[stage], pt, K, s, t)
+    _forward(w.prob, w.rows[0], w.rows[3], w.choice, s.rolls_per_turn - 1, s, t)
 
 
 @njit(cache=True)
 def lane_outcomes(state, needs, s, t, pt, out, c):
     """For each lane l (need n = needs[l]) of `state`: its choices worked backwards, its final
-    rolls' probabilities forwards, merged by (box, points), into row c of `out` (`policy_forward._views`)."""
-    out_n, out_i, out_w, box, pts, nxt, split = (out[0][c], out[1][c], out[2][c], out[3][c],
-                                                 out[4][c], out[5][c], out[6][c])
+    rolls' probabilities forwards, merged by (box, points), into row c of `out`
+    (`policy_forward._views`); LANES needs at a time."""
+    out_n, out_i, out_w, box = out[0][c], out[1][c], out[2][c], out[3][c]
     n_rolls, n_boxes = t.score.shape
     alw = np.zeros((n_rolls, n_boxes), np.bool_)
-    _score_all(state, s, t, alw, pts, nxt, split)
-    span = int(max(t.score.max(), t.joker.max())) + s.upper_bonus + s.yahtzee_bonus + 1
     slot_of = np.zeros((n_rolls, n_boxes), np.int64)
     slot_pts, slot_nxt = np.empty(n_rolls * n_boxes, np.int64), np.empty(n_rolls * n_boxes, np.int64)
-    n_slots = _slots(alw, pts, nxt, span, slot_of, slot_pts, slot_nxt)
-    p1, c1, m1 = np.empty(n_slots), np.empty(n_slots), np.empty(n_slots)
-    key = np.full(n_slots, -1, np.int64)
-    L = len(needs)
-    choice = np.zeros((max(s.rolls_per_turn - 1, 1), n_rolls, L), np.int64)
-    prob = np.zeros((n_rolls, L))
-    n_keepers = t.add_die.shape[0]
-    e1, e2 = np.empty(n_rolls), np.empty(n_rolls)
-    k1 = np.empty(n_keepers)
-    w = (k1, np.empty(n_keepers), np.empty(n_keepers), np.empty(n_keepers),
-         np.empty(np.diff(t.pref_start).max(), np.int64))
-    for l in range(L):
-        _value_slots(n_slots, needs[l], slot_pts, slot_nxt, pt, p1, c1, m1)
-        _last_roll(l, alw, slot_of, p1, c1, m1, e1, e2, box)
-        for stage in range(s.rolls_per_turn - 1):
-            _reroll_stage(w, e1, e2, choice[stage], l, pt, s, t)
-        _final_probabilities(prob, choice, l, k1, s, t)
-        _merge(l, prob, box, slot_of, key, out_n, out_i, out_w)
+    n_slots = _state_slots(state, s, t, out, c, alw, slot_of, slot_pts, slot_nxt)
+    w = _work(t, s)
+    K = np.exp(-pt.theta[0] * TIE)
+    _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, w.m1, w.p1, w.m1)   # the means: every lane's
+    for l0 in range(0, len(needs), LANES):
+        n = min(LANES, len(needs) - l0)
+        for q in range(n_slots):
+            for v in range(LANES):                  # a short group repeats its last need
+                w.p8[q, v] = _primary(pt, slot_nxt[q], slot_pts[q], needs[l0 + min(v, n - 1)], w.m1)
+        last_roll(alw, slot_of, w.p8, w.m1, pt, K, w.e1, w.e2, w.box)
+        _turns(w, pt, K, s, t)
+        for v in range(n):
+            box[:, l0 + v] = w.box[:, v]
+            out_n[l0 + v] = _merge(v, w.prob, w.box, slot_of, w.key, out_i[l0 + v], out_w[l0 + v])
+
+
+@njit(cache=True)
+def state_outcomes(states, s, t, pt, out, c0):
+    """For up to LANES states (one lane each: a risk or mean policy, need unused), rows c0, c0 + 1,
+    ... of `out`: their turns worked together, LANES lanes of different states."""
+    n_rolls, n_boxes = t.score.shape
+    alw = np.zeros((LANES, n_rolls, n_boxes), np.bool_)
+    slot_of = np.zeros((LANES, n_rolls, n_boxes), np.int64)
+    slot_pts = np.empty((LANES, n_rolls * n_boxes), np.int64)
+    slot_nxt = np.empty((LANES, n_rolls * n_boxes), np.int64)
+    w = _work(t, s)
+    K = np.exp(-pt.theta[0] * TIE)
+    weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))
+    n = len(states)
+    for v in range(n):
+        n_slots = _state_slots(states[v], s, t, out, c0 + v, alw[v], slot_of[v], slot_pts[v], slot_nxt[v])
+        _value_slots(n_slots, 0, slot_pts[v], slot_nxt[v], pt, weight, w.p1, w.m1)
+        _last_roll(v, alw[v], slot_of[v], w.p1, w.m1, pt, K, w.e1, w.e2, w.box)
+    for v in range(n, LANES):                      # a short group repeats its last state's lane
+        w.e1[:, v], w.e2[:, v], w.box[:, v] = w.e1[:, n - 1], w.e2[:, n - 1], w.box[:, n - 1]
+    _turns(w, pt, K, s, t)
+    for v in range(n):
+        out[3][c0 + v][:, 0] = w.box[:, v]
+        out[0][c0 + v][0] = _merge(v, w.prob, w.box, slot_of[v], w.key, out[1][c0 + v][0], out[2][c0 + v][0])

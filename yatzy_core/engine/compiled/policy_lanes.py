@@ -1,0 +1,163 @@
+"""The rerolls of a policy's turn for LANES lanes at once: keepers averaged, chosen, followed.
+
+A lane is one need of a target policy, or one state of a risk or mean policy (`policy_turn`).
+Its rerolls are the same arithmetic in every lane, so they are worked LANES at a time on
+(keepers x LANES) arrays, the lanes spelled out as scalars (the way `kernel._average` holds
+them) so that the compiler makes vector code of them: the keeper averages of both numbers (the
+primary value and the mean), the best primary over each roll's sub-keepers, the tie walk; the
+final roll's probabilities are then moved through the chosen keepers by `outcomes._forward`,
+the max-mean pass's own.
+
+The tie walk is written select-style (as `outcomes._preferred`): over a roll's keepers in
+preference order, the best mean among those within TIE of the best primary and how many are;
+only where a lane has more than one, a second walk from the least preferred up keeps the last
+keeper within TIE of both, so the most preferred one wins. The choices are those of the
+one-lane-at-a-time pass this replaced, bit for bit (the same sums in the same order).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel import _average, _best_child
+from .layout import LANES
+from ..turn import TIE
+
+__all__ = ["tie_floor", "last_roll", "reroll_stage"]
+
+LOW = -1e300   # below every value
+
+
+@njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
+def tie_floor(pt, x, K):
+    """The least primary value within TIE of x on the tie scale. For risk that scale is the
+    certainty equivalent log(sign(theta) x) / theta, increasing in x: CE(y) >= CE(x) - TIE is
+    y >= x * K with K = exp(-theta TIE), no log taken."""
+    if pt.mode[0] == 2:
+        return x * K
+    return x - TIE
+
+
+@njit(cache=True)
+def last_roll(alw, slot_of, p1, m1, pt, K, e1, e2, box):
+    """Each last roll's box for LANES lanes of one state: best primary (p1[slot, lane]), then
+    best mean (m1[slot], the same in every lane) within TIE of it, then the first in card
+    order (the boxes walked from the last, the last good one kept); its two values into e1, e2."""
+    n_rolls, n_boxes = alw.shape
+    lanes = e1.shape[1]
+    best = np.empty(lanes)
+    floor = np.empty(lanes)
+    mean = np.empty(lanes)
+    for r in range(n_rolls):
+        best[:] = -np.inf
+        for b in range(n_boxes):
+            if alw[r, b]:
+                q = slot_of[r, b]
+                for v in range(lanes):
+                    best[v] = max(best[v], p1[q, v])
+        for v in range(lanes):
+            floor[v] = tie_floor(pt, best[v], K)
+            mean[v] = LOW
+        for b in range(n_boxes):
+            if alw[r, b]:
+                q = slot_of[r, b]
+                for v in range(lanes):
+                    mean[v] = max(mean[v], m1[q]) if p1[q, v] >= floor[v] else mean[v]
+        for b in range(n_boxes - 1, -1, -1):
+            if alw[r, b]:
+                q = slot_of[r, b]
+                for v in range(lanes):
+                    ok = (p1[q, v] >= floor[v]) & (m1[q] >= mean[v] - TIE)
+                    e1[r, v] = p1[q, v] if ok else e1[r, v]
+                    e2[r, v] = m1[q] if ok else e2[r, v]
+                    box[r, v] = b if ok else box[r, v]
+
+
+@njit(cache=True)
+def reroll_stage(w, e1, e2, choice, pt, K, s, t):
+    """One reroll stage backwards for LANES lanes: e1 (primary value) and e2 (mean) of each roll
+    at the next stage in; each roll's keeper into `choice` (rolls x LANES) and its two values
+    into e1 and e2 out. `w` is the working arrays (k1, k2, top, floor), keepers x LANES."""
+    k1, k2, top, floor = w
+    off = s.roll_offset
+    inv = 1.0 / s.faces
+    k1[off:] = e1
+    k2[off:] = e2
+    for k in range(off - 1, -1, -1):
+        _average(k1, k, t.add_die, s.faces, inv)
+        _average(k2, k, t.add_die, s.faces, inv)
+    top[:] = k1
+    for k in range(1, len(k1)):
+        _best_child(top, k, t.sub, t.n_sub[k])
+    for r in range(e1.shape[0]):
+        for v in range(e1.shape[1]):
+            floor[r, v] = tie_floor(pt, top[off + r, v], K)
+    for r in range(e1.shape[0]):
+        _tie_keeper(k1, k2, floor, r, t.pref_keeper, t.pref_start, choice)
+    for r in range(e1.shape[0]):
+        for v in range(e1.shape[1]):
+            k = choice[r, v]
+            e1[r, v], e2[r, v] = k1[k, v], k2[k, v]
+
+
+@njit(cache=True)
+def _tie_keeper(k1, k2, floor, r, pref_keeper, pref_start, choice):
+    """choice[r] = roll r's most preferred keeper whose primary k1 is at least floor[r] and whose
+    mean k2 is within TIE of the best mean among those, lanes in registers. The first walk finds
+    that best mean, how many keepers are at the floor, and the last of them; only when a lane has
+    more than one (a tie on the primary value) does a second walk, from the least preferred up,
+    keep the last good one."""
+    t0, t1, t2, t3 = floor[r, 0], floor[r, 1], floor[r, 2], floor[r, 3]
+    t4, t5, t6, t7 = floor[r, 4], floor[r, 5], floor[r, 6], floor[r, 7]
+    b0 = b1 = b2 = b3 = b4 = b5 = b6 = b7 = LOW
+    n0 = n1 = n2 = n3 = n4 = n5 = n6 = n7 = 0
+    c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = 0
+    first, last = pref_start[r], pref_start[r + 1]
+    for i in range(first, last):
+        k = pref_keeper[i]
+        ok = k1[k, 0] >= t0
+        b0 = max(b0, k2[k, 0]) if ok else b0
+        n0 += ok
+        c0 = k if ok else c0
+        ok = k1[k, 1] >= t1
+        b1 = max(b1, k2[k, 1]) if ok else b1
+        n1 += ok
+        c1 = k if ok else c1
+        ok = k1[k, 2] >= t2
+        b2 = max(b2, k2[k, 2]) if ok else b2
+        n2 += ok
+        c2 = k if ok else c2
+        ok = k1[k, 3] >= t3
+        b3 = max(b3, k2[k, 3]) if ok else b3
+        n3 += ok
+        c3 = k if ok else c3
+        ok = k1[k, 4] >= t4
+        b4 = max(b4, k2[k, 4]) if ok else b4
+        n4 += ok
+        c4 = k if ok else c4
+        ok = k1[k, 5] >= t5
+        b5 = max(b5, k2[k, 5]) if ok else b5
+        n5 += ok
+        c5 = k if ok else c5
+        ok = k1[k, 6] >= t6
+        b6 = max(b6, k2[k, 6]) if ok else b6
+        n6 += ok
+        c6 = k if ok else c6
+        ok = k1[k, 7] >= t7
+        b7 = max(b7, k2[k, 7]) if ok else b7
+        n7 += ok
+        c7 = k if ok else c7
+    if n0 + n1 + n2 + n3 + n4 + n5 + n6 + n7 > LANES:
+        b0, b1, b2, b3, b4, b5, b6, b7 = b0 - TIE, b1 - TIE, b2 - TIE, b3 - TIE, b4 - TIE, b5 - TIE, b6 - TIE, b7 - TIE
+        for i in range(last - 1, first - 1, -1):
+            k = pref_keeper[i]
+            c0 = k if (k1[k, 0] >= t0) & (k2[k, 0] >= b0) else c0
+            c1 = k if (k1[k, 1] >= t1) & (k2[k, 1] >= b1) else c1
+            c2 = k if (k1[k, 2] >= t2) & (k2[k, 2] >= b2) else c2
+            c3 = k if (k1[k, 3] >= t3) & (k2[k, 3] >= b3) else c3
+            c4 = k if (k1[k, 4] >= t4) & (k2[k, 4] >= b4) else c4
+            c5 = k if (k1[k, 5] >= t5) & (k2[k, 5] >= b5) else c5
+            c6 = k if (k1[k, 6] >= t6) & (k2[k, 6] >= b6) else c6
+            c7 = k if (k1[k, 7] >= t7) & (k2[k, 7] >= b7) else c7
+    choice[r, 0], choice[r, 1], choice[r, 2], choice[r, 3] = c0, c1, c2, c3
+    choice[r, 4], choice[r, 5], choice[r, 6], choice[r, 7] = c4, c5, c6, c7
