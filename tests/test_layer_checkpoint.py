@@ -3,6 +3,7 @@ bit for bit, and a damaged checkpoint is never read."""
 import numpy as np
 import pytest
 
+import yatzy_core.engine.layer_checkpoint as checkpoint_module
 import yatzy_core.engine.saved as saved
 from test_saved_rolls import GAMES, TEXTS
 from yatzy_core.cli.command import main
@@ -87,27 +88,65 @@ def test_a_damaged_checkpoint_is_ignored_with_a_warning(tmp_path, monkeypatch):
     assert done == [3, 2, 1, 0] and again.expected_score == fresh.expected_score
 
 
-def test_a_layer_cut_short_is_ignored(tmp_path):
+@pytest.mark.parametrize("cut", [100, 0])
+def test_a_layer_cut_short_or_of_another_shape_is_ignored(tmp_path, cut):
     folder = LayerCheckpoint(tmp_path, GAMES["two-dice"], np.float64, before=0, moments=False)
     folder.save(2, [np.arange(12.0).reshape(6, 2)])
-    assert folder.latest()[0] == 2
-    (layer,) = tmp_path.glob("*.npy")
-    layer.write_bytes(layer.read_bytes()[:100])              # a full disk or a killed writer
+    assert folder.latest(lambda used: [(6, 2)])[0] == 2
     with pytest.warns(UserWarning, match="damaged"):
-        assert folder.latest() is None
+        assert folder.latest(lambda used: [(6, 3)]) is None   # not the layout this solve expects
+    (layer,) = tmp_path.glob("*.npy")
+    layer.write_bytes(layer.read_bytes()[:cut])               # a full disk or a killed writer
+    with pytest.warns(UserWarning, match="damaged"):
+        assert folder.latest(lambda used: [(6, 2)]) is None
     folder.clear()
-    assert list(tmp_path.iterdir()) == []
+    folder.release()
+    assert [p.suffix for p in tmp_path.iterdir()] == [".lock"]
 
 
-def test_a_solve_keeping_layers_after_the_checkpoint_does_not_resume(tmp_path, monkeypatch):
-    """keep=None needs every layer in memory: a checkpoint of layer 2 cannot give layers 3 and 4."""
-    done = stopped_after(monkeypatch, 2)
+def test_a_solve_keeping_every_layer_refuses_a_checkpoint(tmp_path):
+    """keep=None holds every layer in memory: it could neither resume nor use one."""
+    with pytest.raises(ValueError, match="argument checkpoint: needs keep=k"):
+        solve_saved(GAMES["two-dice"], progress=False, checkpoint=tmp_path)
+
+
+def test_keep_one_resumes_from_layer_two_and_not_from_layer_zero(tmp_path, monkeypatch):
+    game = GAMES["two-dice"]
+    fresh = solve_saved(game, progress=False, keep=1)
+    done = stopped_after(monkeypatch, 2)                     # layers 3 and 2 written
     with pytest.raises(Stop):
-        solve_saved(GAMES["two-dice"], progress=False, keep=0, checkpoint=tmp_path)
+        solve_saved(game, progress=False, keep=1, checkpoint=tmp_path)
     done.clear()
     done.limit = None
-    whole = solve_saved(GAMES["two-dice"], progress=False, checkpoint=tmp_path)
-    assert done == [3, 2, 1, 0] and all(layer is not None for layer in whole.layers)
+    resumed = solve_saved(game, progress=False, keep=1, checkpoint=tmp_path)
+    assert done == [1, 0] and resumed.layers[1].tobytes() == fresh.layers[1].tobytes()
+    assert resumed.layers[0].tobytes() == fresh.layers[0].tobytes()
+    # now layer 0 is on disk: a solve keeping layer 1 cannot use it, and leaves it alone
+    done.clear()
+    with pytest.warns(UserWarning, match="cannot give the layers up to 1"):
+        again = solve_saved(game, progress=False, keep=1, checkpoint=tmp_path)
+    assert done == [3, 2, 1, 0] and again.layers[1].tobytes() == fresh.layers[1].tobytes()
+    assert [p.name.split("-layer")[1] for p in tmp_path.glob("*.npy")] == ["0-0.npy"]   # still there
+
+
+def test_layers_of_other_kernel_code_are_not_resumed(tmp_path, monkeypatch):
+    game = GAMES["two-dice"]
+    done = stopped_after(monkeypatch, 2)
+    with pytest.raises(Stop):
+        solve_saved(game, progress=False, keep=0, checkpoint=tmp_path)
+    monkeypatch.setattr(checkpoint_module, "kernel_source_sha256", lambda: "another kernel")
+    done.clear()
+    done.limit = None
+    solve_saved(game, progress=False, keep=0, checkpoint=tmp_path)
+    assert done == [3, 2, 1, 0]
+
+
+def test_a_second_solve_on_the_same_folder_is_refused(tmp_path):
+    first = LayerCheckpoint(tmp_path, GAMES["two-dice"], np.float64, before=0, moments=False)
+    with pytest.raises(ValueError, match="argument checkpoint: .* in use by another solve"):
+        solve_saved(GAMES["two-dice"], progress=False, keep=0, checkpoint=tmp_path)
+    first.release()
+    assert solve_saved(GAMES["two-dice"], progress=False, keep=0, checkpoint=tmp_path).expected_score > 0
 
 
 def test_cli_solve_resumes_and_refuses_a_checkpoint_without_saved_rolls(tmp_path, capsys):

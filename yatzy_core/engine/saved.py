@@ -165,7 +165,8 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
     advisor's choices (`compiled.saved_moments`), which gives `SavedSolution.std`: twice the
     memory, about nine times the time. checkpoint: a folder where each finished layer is written
     (`layer_checkpoint.LayerCheckpoint`); a later solve of the same game resumes from the last
-    one written, when the solve keeps no layer after it (keep=k with k at most its boxes used)."""
+    one written, when the solve keeps no layer after it (keep=k with k at most its boxes used;
+    keep=None holds every layer in memory, so a checkpoint with it is a ValueError)."""
     rules = get_rules(rules)   # a public entry (chapter 10): a name is resolved here
     if not rules.saved_rolls:
         raise ValueError(f"rules {rules.name!r} do not save rolls; use solver.solve")
@@ -180,33 +181,58 @@ def solve_saved(rules: str | Rules, progress=True, dtype=np.float64, keep: int |
         second[n] = np.zeros_like(layers[n])
     total = int(space.reachable.sum() - space.reachable.reshape(1 << n, -1)[-1].sum())
     what = "with saved rolls" + (" and second moments" if moments else "")
-    saver = None if checkpoint is None else LayerCheckpoint(checkpoint, rules, dtype, before, moments)
-    last = n
-    found = saver.latest() if saver is not None and keep is not None else None
-    if found is not None and found[0] >= keep:
-        last = found[0]
-        layers[n] = None
-        layers[last] = found[1][0].astype(dtype, copy=False)
-        if moments:
-            second[n], second[last] = None, found[1][1].astype(dtype, copy=False)
-    with _bar(progress, total, f"solving {rules.name} {what}") as bar:
-        bar.update(int(space.reachable.reshape(1 << n, -1)[space.boxes_used >= last].sum())
-                   - int(space.reachable.reshape(1 << n, -1)[-1].sum()))
-        for used in range(last - 1, -1, -1):
-            shape = (comb(n, used) * per_set, most_saved(rules, used, before) + 1)
-            layers[used] = np.zeros(shape, dtype)
-            if moments:
-                second[used] = np.zeros(shape, dtype)
-            _solve_layer(rules, space, used, layers, second, bar)
-            if saver is not None:
-                saver.save(used, [layers[used]] + ([second[used]] if moments else []))
-            if keep is not None and used + 1 > keep:
-                layers[used + 1] = None
+
+    def shape_of(used: int) -> tuple:
+        return comb(n, used) * per_set, most_saved(rules, used, before) + 1
+
+    saver, last = _resume(checkpoint, rules, dtype, before, moments, keep, shape_of, layers, second)
+    try:
+        with _bar(progress, total, f"solving {rules.name} {what}") as bar:
+            bar.update(int(space.reachable.reshape(1 << n, -1)[space.boxes_used >= last].sum())
+                       - int(space.reachable.reshape(1 << n, -1)[-1].sum()))
+            for used in range(last - 1, -1, -1):
+                layers[used] = np.zeros(shape_of(used), dtype)
                 if moments:
-                    second[used + 1] = None
+                    second[used] = np.zeros(shape_of(used), dtype)
+                _solve_layer(rules, space, used, layers, second, bar)
+                if saver is not None:
+                    saver.save(used, [layers[used]] + ([second[used]] if moments else []))
+                if keep is not None and used + 1 > keep:
+                    layers[used + 1] = None
+                    if moments:
+                        second[used + 1] = None
+    finally:
+        if saver is not None:
+            saver.release()
     solution = SavedSolution(rules, layers, time.perf_counter() - start)
     solution.before, solution.second = before, second
     return solution
+
+
+def _resume(checkpoint, rules, dtype, before, moments, keep, shape_of, layers, second):
+    """(the checkpoint folder's keeper or None, the layer the solve goes on from): a checkpoint's
+    last layer replaces the full card's zeros in `layers` (and `second`) when this solve keeps no
+    layer after it; one it cannot use is left as it is (warned), neither read nor overwritten."""
+    n = rules.n_boxes
+    if checkpoint is None:
+        return None, n
+    if keep is None:
+        raise ValueError("argument checkpoint: needs keep=k (a solve keeping every layer holds them all "
+                         "in memory, and cannot resume from one)")
+    saver = LayerCheckpoint(checkpoint, rules, dtype, before, moments)
+    found = saver.latest(lambda used: [shape_of(used)] * (2 if moments else 1))
+    if found is None:
+        return saver, n
+    if found[0] < keep:
+        warnings.warn(f"checkpoint {checkpoint}: its layer {found[0]} cannot give the layers up to {keep} "
+                      "this solve keeps; solving afresh without writing over it", SolveWarning, stacklevel=3)
+        saver.release()
+        return None, n
+    used = found[0]
+    layers[n], layers[used] = None, found[1][0].astype(dtype, copy=False)
+    if moments:
+        second[n], second[used] = None, found[1][1].astype(dtype, copy=False)
+    return saver, used
 
 
 def _solve_layer(rules, space, used, layers, second, bar) -> None:
