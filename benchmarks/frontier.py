@@ -1,7 +1,8 @@
 """The whole-game frontier (not a test): mean, std and P(total >= 200/250/300) of the target
 policy for T = 150 .. 350 (step 25) and of the risk policy for theta in -0.2 .. 0.2, each by
 the compiled forward pass (`policy_play.target_play`, `risk_play`) from the cached tables; writes
-results/frontier.json (command, time, machine and load, a checksum of the readings).
+results/frontier.json (command, time, machine and load, a checksum of the readings) after each
+reading: a run that is stopped goes on from the readings already there.
 
     NUMBA_NUM_THREADS=2 PYTHONPATH=. python benchmarks/frontier.py [rules ...]
 
@@ -34,36 +35,49 @@ THETAS = [-0.2, -0.1, -0.05, -0.02, -0.01, 0.01, 0.02, 0.05, 0.1, 0.2]
 
 
 def reading(d, seconds) -> dict:
+    """One policy's figures, with when and by which version they were made (a resumed run keeps them)."""
     return {"mean": round(d.mean, 6), "std": round(d.std, 6), "seconds": round(seconds, 1),
+            "date": str(datetime.date.today()), "version": __version__,
             **{f"p_at_least_{x}": round(d.p_at_least(x), 6) for x in (200, 250, 300)}}
 
 
-def frontier(name: str) -> dict:
+def frontier(name: str, out: dict, save) -> dict:
+    """Fill `out` (the rule set's readings so far) with those still missing, saving after each:
+    a run that is stopped goes on where it was (readings of other rules, by fingerprint, are redone)."""
     rules = get_rules(name)
-    out = {"fingerprint": rules_fingerprint(rules), "max_mean": reading(score_distribution(name, progress=False), 0.0),
-           "target": {}, "risk": {}}
-    start = time.perf_counter()
-    table = target_table(rules, N_MAX[name])
-    out["target_table_seconds"] = round(table.seconds, 1)
-    for goal in GOALS:
-        clock = time.perf_counter()
-        d = target_play(table, goal).distribution
-        out["target"][str(goal)] = reading(d, time.perf_counter() - clock)
-        assert abs(d.p_at_least(goal) - table.p_at_least(goal)) < 1e-5, (name, goal)
-        print(f"{name} T={goal}: {out['target'][str(goal)]} (load {os.getloadavg()[0]:.1f})", flush=True)
+    if out.get("fingerprint") != rules_fingerprint(rules):
+        out.clear()
+    out.setdefault("fingerprint", rules_fingerprint(rules))
+    if "max_mean" not in out:
+        out["max_mean"] = reading(score_distribution(name, progress=False), 0.0)
+    out.setdefault("target", {})
+    out.setdefault("risk", {})
     lo, hi = theta_range(rules)
-    for theta in [x for x in THETAS if lo <= abs(x) <= hi]:
+    for theta in [x for x in THETAS if lo <= abs(x) <= hi and f"{x:g}" not in out["risk"]]:
         clock = time.perf_counter()
         u = risk_table(rules, theta)
         made = time.perf_counter() - clock
-        clock = time.perf_counter()
+        clock, cpu = time.perf_counter(), time.process_time()
         d = risk_play(rules, theta, u).distribution
-        out["risk"][f"{theta:g}"] = {**reading(d, time.perf_counter() - clock), "table_seconds": round(made, 1)}
+        out["risk"][f"{theta:g}"] = {**reading(d, time.perf_counter() - clock),
+                                     "cpu_seconds": round(time.process_time() - cpu, 1), "table_seconds": round(made, 1)}
         x = np.arange(len(d.probabilities))
         ce = np.log(d.probabilities @ np.exp(theta * x)) / theta
         assert abs(ce - np.log(np.sign(theta) * u[space_start(rules)]) / theta) < 1e-6, (name, theta)
         print(f"{name} theta={theta:g}: {out['risk'][f'{theta:g}']} (load {os.getloadavg()[0]:.1f})", flush=True)
-    out["seconds"] = round(time.perf_counter() - start, 1)
+        save()
+    goals = [g for g in GOALS if str(g) not in out["target"]]
+    if goals:
+        table = target_table(rules, N_MAX[name])
+        out["target_table_seconds"] = round(table.seconds, 1)
+    for goal in goals:
+        clock, cpu = time.perf_counter(), time.process_time()
+        d = target_play(table, goal).distribution
+        out["target"][str(goal)] = {**reading(d, time.perf_counter() - clock),
+                                    "cpu_seconds": round(time.process_time() - cpu, 1)}
+        assert abs(d.p_at_least(goal) - table.p_at_least(goal)) < 1e-5, (name, goal)
+        print(f"{name} T={goal}: {out['target'][str(goal)]} (load {os.getloadavg()[0]:.1f})", flush=True)
+        save()
     return out
 
 
@@ -72,16 +86,22 @@ def space_start(rules) -> int:
     return int(StateSpace(rules).index(0, 0, 0))
 
 
-names = sys.argv[1:] or ["yahtzee-no-bonus", "yahtzee", "yatzy"]
+def save(record: dict, names) -> None:
+    """Write the record as it stands (a temporary file renamed into place: never half a file)."""
+    record.update(package="yatzy-core", version=__version__, date=str(datetime.date.today()),
+                  command=f"NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', 'unset')} "
+                          "python benchmarks/frontier.py " + " ".join(names),
+                  machine={"platform": platform.platform(), "cpu": platform.processor() or "unknown",
+                           "cores": os.cpu_count(), "load_now": round(os.getloadavg()[0], 1),
+                           "note": "shared machine (other jobs running): the seconds are upper bounds"})
+    record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
+    part = RESULT.with_suffix(".tmp")
+    part.write_text(json.dumps(record, indent=1) + "\n")
+    os.replace(part, RESULT)
+
+
+names = sys.argv[1:] or ["yahtzee-no-bonus", "yatzy", "yahtzee"]
 record = json.loads(RESULT.read_text()) if RESULT.exists() else {"readings": {}}
 for name in names:
-    record["readings"][name] = frontier(name)
-record.update(package="yatzy-core", version=__version__, date=str(datetime.date.today()),
-              command=f"NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', 'unset')} "
-                      "python benchmarks/frontier.py " + " ".join(names),
-              machine={"platform": platform.platform(), "cpu": platform.processor() or "unknown",
-                       "cores": os.cpu_count(), "load_at_end": round(os.getloadavg()[0], 1),
-                       "note": "shared machine (other jobs running): the seconds are upper bounds"})
-record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
-RESULT.write_text(json.dumps(record, indent=1) + "\n")
+    frontier(name, record["readings"].setdefault(name, {}), lambda: save(record, names))
 print("wrote", RESULT)

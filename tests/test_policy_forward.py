@@ -92,3 +92,32 @@ def test_the_pass_is_the_same_one_state_at_a_time(tiny, monkeypatch):
     monkeypatch.setattr(policy_forward, "CHUNK_BYTES", 8)
     d = target_play(tiny, 30).distribution.probabilities
     assert len(d) == len(whole) and np.abs(d - whole).max() < 1e-15
+
+
+@pytest.mark.parametrize("tied_lanes", [0, 5])
+def test_the_tie_walk_of_eight_lanes_is_the_rule_written_plainly(tied_lanes):
+    """policy_lanes._tie_keeper (one walk when every lane has a single keeper at the floor, a
+    second when one has more) against the rule: the keepers at the floor, the best mean among
+    them, the first in preference order within TIE of it. Lanes with coarse values tie often."""
+    from yatzy_core.engine.compiled.layout import tables
+    from yatzy_core.engine.compiled.policy_lanes import _tie_keeper
+    from yatzy_core.engine.turn import TIE
+    s, t = tables(TINY)
+    rng = np.random.default_rng(tied_lanes)
+    n_keepers, n_rolls = t.add_die.shape[0], t.score.shape[0]
+    k1, k2 = rng.random((n_keepers, 8)), rng.random((n_keepers, 8))
+    k1[:, :tied_lanes] = rng.integers(0, 3, (n_keepers, tied_lanes)) / 2
+    k2[:, :tied_lanes] = rng.integers(0, 3, (n_keepers, tied_lanes)) * 1.0
+    floor = np.empty((n_rolls, 8))
+    choice = np.zeros((n_rolls, 8), np.int64)
+    ties = 0
+    for r in range(n_rolls):
+        keepers = t.pref_keeper[t.pref_start[r]:t.pref_start[r + 1]]
+        floor[r] = k1[keepers].max(axis=0) - TIE
+        _tie_keeper(k1, k2, floor, r, t.pref_keeper, t.pref_start, choice)
+        for v in range(8):
+            good = [k for k in keepers if k1[k, v] >= floor[r, v]]
+            ties += len(good) > 1
+            best = max(k2[k, v] for k in good)
+            assert choice[r, v] == next(k for k in good if k2[k, v] >= best - TIE)
+    assert (ties > 0) == (tied_lanes > 0)

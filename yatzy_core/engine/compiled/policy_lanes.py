@@ -12,7 +12,8 @@ The tie walk is written select-style (as `outcomes._preferred`): over a roll's k
 preference order, the best mean among those within TIE of the best primary and how many are;
 only where a lane has more than one, a second walk from the least preferred up keeps the last
 keeper within TIE of both, so the most preferred one wins. The choices are those of the
-one-lane-at-a-time pass this replaced, bit for bit (the same sums in the same order).
+one-lane-at-a-time pass this replaced, bit for bit (the same sums in the same order), except where
+a risk value underflows to 0, which the old test on the log scale ranked below every other.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from ..turn import TIE
 __all__ = ["tie_floor", "last_roll", "reroll_stage"]
 
 LOW = -1e300   # below every value
+assert LANES == 8, "the lane helpers below spell out 8 lanes"
 
 
 @njit(cache=True, inline="always")   # a call would copy the tables' tuples each time

@@ -251,12 +251,13 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
     n_slots = _state_slots(state, s, t, out, c, alw, slot_of, slot_pts, slot_nxt)
     w = _work(t, s)
     K = np.exp(-pt.theta[0] * TIE)
-    _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, w.m1, w.p1, w.m1)   # the means: every lane's
+    weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))          # read by a risk policy's lane
+    _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, weight, w.p1, w.m1)   # the means: every lane's
     for l0 in range(0, len(needs), LANES):
         n = min(LANES, len(needs) - l0)
         for q in range(n_slots):
             for v in range(LANES):                  # a short group repeats its last need
-                w.p8[q, v] = _primary(pt, slot_nxt[q], slot_pts[q], needs[l0 + min(v, n - 1)], w.m1)
+                w.p8[q, v] = _primary(pt, slot_nxt[q], slot_pts[q], needs[l0 + min(v, n - 1)], weight)
         last_roll(alw, slot_of, w.p8, w.m1, pt, K, w.e1, w.e2, w.box)
         _turns(w, pt, K, s, t)
         for v in range(n):
