@@ -12,10 +12,17 @@ Per rule set, each timed --repeat times (median shown, wall and CPU seconds):
 The machine is shared: CPU time (time.process_time, all threads) and the load average before
 and after each rule set are printed beside the wall times; compare ratios, not seconds.
 
-Measured 2026-11-24, repeat 1, load 4-7 on the 2-core machine (CPU time): yatzy risk 50.5 s
-against max-mean 18.3 s (2.8x); yahtzee-no-bonus risk 14.8 s against 6.1 s (2.4x), target
-T=250 290 s against its table's 29 s (10x). Goals not met yet: both passes still work one
-lane at a time (scalar), where the max-mean pass and the target table work 8 or 16 in SIMD.
+Measured 2026-11-24 (2-core machine; CPU time, all threads):
+  * lanes one at a time (load 4-7, repeat 1): yatzy risk 50.5 s against max-mean 18.3 s (2.8x);
+    yahtzee-no-bonus risk 14.8 s against 6.1 s (2.4x), target T=250 290 s against its table's
+    29 s (10x);
+  * lanes 8 at a time (`policy_lanes`; load about 1 at the start, repeat 2): yahtzee-no-bonus
+    max-mean 3.5 s, risk 11.4 s (3.3x), table 28.3 s; the target pass, timed in the frontier run
+    (results/frontier.json, load 4-5): T=250 167 s CPU (5.9x its table), T=150..350 40-195 s;
+    yatzy risk 40-45 s, target T=150 742 s.
+The goals (risk <= 10 s for Yatzy, target <= its table) are not met: per lane the pass also
+carries the mean for the tie rule, walks the ties, follows the final roll's probabilities and
+merges the outcomes, about 4x the table's work, and the table works 16 lanes at a time.
 """
 from __future__ import annotations
 
