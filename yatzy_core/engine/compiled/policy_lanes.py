@@ -42,7 +42,8 @@ def tie_floor(pt, x, K):
 
 @njit(cache=True)
 def last_roll(alw, slot_of, p1, m1, pt, K, e1, e2, box):
-    """Each last roll's box for LANES lanes of one state: best primary (p1[slot, lane]), then
+    """Each last roll's box for the lanes of one state (the columns of e1: LANES needs of a
+    target policy, or one lane of a risk or mean policy): best primary (p1[slot, lane]), then
     best mean (m1[slot], the same in every lane) within TIE of it, then the first in card
     order (the boxes walked from the last, the last good one kept); its two values into e1, e2."""
     n_rolls, n_boxes = alw.shape

@@ -26,7 +26,7 @@ from numba import njit
 
 from .layout import LANES, _upper_step
 from .outcomes import _forward
-from .policy_lanes import last_roll, reroll_stage, tie_floor
+from .policy_lanes import last_roll, reroll_stage
 from ..turn import TIE
 
 __all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_outcomes", "state_outcomes"]
@@ -145,27 +145,6 @@ def _value_slots(n, need, slot_pts, slot_nxt, pt, weight, p1, m1):
 
 
 @njit(cache=True)
-def _last_roll(v, alw, slot_of, p1, m1, pt, K, e1, e2, box):
-    """Each last roll's box for lane v: best primary, then best mean within TIE, then first."""
-    n_rolls, n_boxes = alw.shape
-    for r in range(n_rolls):
-        best1 = -np.inf
-        for b in range(n_boxes):
-            if alw[r, b]:
-                best1 = max(best1, p1[slot_of[r, b]])
-        floor = tie_floor(pt, best1, K)
-        best2 = -np.inf
-        for b in range(n_boxes):
-            if alw[r, b] and p1[slot_of[r, b]] >= floor:
-                best2 = max(best2, m1[slot_of[r, b]])
-        for b in range(n_boxes):
-            q = slot_of[r, b]
-            if alw[r, b] and p1[q] >= floor and m1[q] >= best2 - TIE:
-                box[r, v], e1[r, v], e2[r, v] = b, p1[q], m1[q]
-                break
-
-
-@njit(cache=True)
 def _merge(v, prob, box, slot_of, key, out_i, out_w):
     """Lane v's final rolls merged by (box, points, next state), in order of first appearance:
     out_i[m] is a roll standing for them; returns how many. `key` (one entry per slot) is -1 on
@@ -193,7 +172,7 @@ class _Work(NamedTuple):
     rows: tuple    # (k1, k2, top, floor): keepers x LANES (`policy_lanes.reroll_stage`)
     e1: np.ndarray
     e2: np.ndarray
-    p1: np.ndarray       # (slots,): one lane's primary values (`_last_roll`)
+    p1: np.ndarray       # (slots,): one lane's primary values (a risk or mean lane)
     m1: np.ndarray
     p8: np.ndarray       # (slots, LANES): a state's lanes' primary values (`policy_lanes.last_roll`)
     choice: np.ndarray   # (reroll stages, rolls, LANES)
@@ -281,7 +260,8 @@ def state_outcomes(states, s, t, pt, out, c0):
     for v in range(n):
         n_slots = _state_slots(states[v], s, t, out, c0 + v, alw[v], slot_of[v], slot_pts[v], slot_nxt[v])
         _value_slots(n_slots, 0, slot_pts[v], slot_nxt[v], pt, weight, w.p1, w.m1)
-        _last_roll(v, alw[v], slot_of[v], w.p1, w.m1, pt, K, w.e1, w.e2, w.box)
+        last_roll(alw[v], slot_of[v], w.p1[:n_slots].reshape(n_slots, 1), w.m1, pt, K,     # lane v alone
+                  w.e1[:, v:v + 1], w.e2[:, v:v + 1], w.box[:, v:v + 1])
     for v in range(n, LANES):                      # a short group repeats its last state's lane
         w.e1[:, v], w.e2[:, v], w.box[:, v] = w.e1[:, n - 1], w.e2[:, n - 1], w.box[:, n - 1]
     _turns(w, pt, K, s, t)
