@@ -25,7 +25,7 @@ from yatzy_core.advice.advisor import advise
 from yatzy_core.engine.position import Position
 from yatzy_core.advice.coach import Game
 from yatzy_core.objectives.midgame import position_distribution
-from yatzy_core.ui.coach_outlook import chance_text
+from yatzy_core.ui.coach_outlook import chance_text, outlook_figure
 from yatzy_core.ui.widgets_coach import hold_for
 from yatzy_core import get_rules, solve
 from yatzy_core.game.variants import variant
@@ -33,10 +33,10 @@ from yatzy_core.game.variants import variant
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "07_what_should_i_keep.ipynb"
 CHROMIUM = os.environ.get("YATZY_CHROMIUM", "/usr/bin/chromium")
-START_S = 300       # Voilà start and notebook execution, at most (a loaded 2-core machine is slow)
+START_S = 180       # Voilà start and notebook execution, at most (15-35 s on a loaded 2-core machine)
 WAIT_MS = 30_000    # one kernel round trip, at most
 SEED = 31           # the coached game
-OUTLOOK_MS = 180_000   # the first forward pass of the page's kernel (numba may compile), at most
+OUTLOOK_MS = 60_000   # a forward pass from the start, at most (seconds: the tests before it cached numba's code)
 PHONE = {"width": 390, "height": 844}
 SHOTS = Path(os.environ.get("YATZY_SCREENSHOTS", ROOT / "tests" / "screenshots"))
 
@@ -112,6 +112,20 @@ def page(browser, voila):
     page.close()
 
 
+def wait_for_bars(page, plot: str, figure) -> None:
+    """Wait until the plotly chart `plot` draws `figure`'s bars: the same scores, and an x axis
+    that spans them (its range, not its tick labels: plotly picks those from the fonts' widths)."""
+    x = figure.data[0].x
+    page.wait_for_function(
+        """([plot, lo, hi]) => {
+            const gd = document.querySelector(plot);
+            const x = gd && gd.data && gd.data[0] && gd.data[0].x;
+            const range = gd && gd._fullLayout && gd._fullLayout.xaxis && gd._fullLayout.xaxis.range;
+            return !!x && x.length === hi - lo + 1 && Number(x[0]) === lo && Number(x[x.length - 1]) === hi
+                && !!range && range[0] <= lo && range[1] >= hi && range[1] - range[0] < hi - lo + 2;
+        }""", arg=[plot, int(x[0]), int(x[-1])], timeout=WAIT_MS)
+
+
 def best_for(dice: str, solutions) -> str:
     return advise(Position.make("yatzy", dice=dice, rolls_left=2), solutions("yatzy"))[0].label
 
@@ -130,8 +144,8 @@ def test_explorer_shows_the_packages_advice(page, solutions):
     expect(page.locator(".yc-best")).to_contain_text(f"Best: {expected}")
     expect(page.locator(".yc-advice tr.yc-best-row").first).to_contain_text(expected)
     expect(page.locator(".yc-message")).to_have_text("")
-    faces = [page.locator(f".yc-die-{i} svg").get_attribute("aria-label") for i in range(5)]
-    assert faces == list("11112")                              # drawn as the coach draws dice
+    for i, face in enumerate("11112"):                         # drawn as the coach draws dice
+        expect(page.locator(f".yc-die-{i} svg")).to_have_attribute("aria-label", face)
     expect(page.locator(".yc-used-three_of_a_kind")).to_have_text("Three of a kind")
 
     after = best_for("21112", solutions)
@@ -180,8 +194,7 @@ def test_coach_plays_a_seeded_game(page, solutions):
         if not midgame_shot and len(game.scores) >= 5 and game.position.rolls_left == 1:
             here = position_distribution(game.position, solutions("yatzy"), points=game.total)
             expect(page.locator(".yc-coach-chance")).to_contain_text(chance_text(here, 250), timeout=OUTLOOK_MS)
-            ticks = page.locator(".yc-coach-outlook .js-plotly-plot .xtick")   # the bars drawn: the
-            expect(ticks.filter(has_text="250")).to_have_count(1, timeout=OUTLOOK_MS)   # axis spans the scores
+            wait_for_bars(page, ".yc-coach-outlook .js-plotly-plot", outlook_figure(here, 250))
             shot(page.locator(".yc-coach-main"), "coach-midgame.png")      # the README's picture
             midgame_shot = True
         best = game.advice()[0]
@@ -247,22 +260,26 @@ def test_coach_hint_undo_and_log(page, solutions):
     assert '"rules": "yatzy"' in page.locator(".yc-coach-log-text textarea").input_value()
 
 
-def test_the_page_fits_a_phone(browser, voila):
-    phone = open_page(browser, voila, viewport=PHONE, is_mobile=True, has_touch=True)
+def test_the_page_fits_a_phone(page):
+    """The same page narrowed to a phone's width (a second page would start a second kernel)."""
+    desktop = page.viewport_size
+    page.set_viewport_size(PHONE)
     try:
-        phone.locator(".yc-coach").scroll_into_view_if_needed()
+        page.locator(".yc-coach").scroll_into_view_if_needed()
         for name in ("yc-coach-die-4", "yc-coach-roll", "yc-pad"):
-            box = phone.locator(f".{name}").bounding_box()
+            box = page.locator(f".{name}").bounding_box()
             assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], name   # on screen
-        phone.locator(".yc-coach-die-0").tap()
-        expect(phone.locator(".yc-coach-die-0")).to_have_class(re.compile("yc-held"))
-        widths = phone.evaluate("[document.documentElement.scrollWidth, "
-                                "document.querySelector('.yc-coach-main').scrollWidth]")
+        page.locator(".yc-coach-new").click()                       # a new game: nothing held
+        expect(page.locator(".yc-coach-status")).to_contain_text("move 0 ·")
+        page.locator(".yc-coach-die-0").click()
+        expect(page.locator(".yc-coach-die-0")).to_have_class(re.compile("yc-held"))
+        widths = page.evaluate("[document.documentElement.scrollWidth, "
+                               "document.querySelector('.yc-coach-main').scrollWidth]")
         assert max(widths) <= PHONE["width"], widths                 # no sideways scrolling
-        shot(phone.locator(".yc-coach-table"), "coach-phone.png")
-        phone.screenshot(path=str(SHOTS / "coach-phone-page.png"))
+        shot(page.locator(".yc-coach-table"), "coach-phone.png")
+        page.screenshot(path=str(SHOTS / "coach-phone-page.png"))
     finally:
-        phone.close()
+        page.set_viewport_size(desktop)
 
 
 # --- the rules editor of notebook 09 ----------------------------------------------------------

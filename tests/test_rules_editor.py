@@ -1,6 +1,7 @@
 """The rules editor, driven through its model (editor.update / request) and its widgets, its values
 checked against rule sets solved independently; and the newest-wins worker it solves on."""
 import html
+import asyncio
 import threading
 
 import numpy as np
@@ -163,6 +164,8 @@ def test_a_failing_job_is_reported_not_lost():
     latest = Latest(on_error=errors.append)
     latest.submit(lambda checkpoint: 1 / 0)
     assert latest.wait(10) and isinstance(errors[0], ZeroDivisionError)
+    latest.submit(lambda checkpoint: lambda: [][0])            # its result fails to show
+    assert latest.wait(10) and isinstance(errors[1], IndexError) and not latest.busy
     with pytest.raises(Superseded):
         latest.checkpoint_for(0)()
 
@@ -207,3 +210,34 @@ def test_solve_reports_to_a_bar_and_stops_when_it_raises():
     with pytest.raises(Superseded):
         solve("yahtzee-no-bonus", progress=stopping)
     assert 0 < stopping.done < stopping.total
+
+
+def test_results_show_on_the_loop_thread_and_a_stale_one_never():
+    """In a kernel (an asyncio loop runs where the `Latest` was made) a job's result is shown by
+    that loop's thread, not the worker, and a result a newer job made stale is dropped there."""
+    shown, errors = [], []
+
+    async def main():
+        latest = Latest(on_error=errors.append)
+        release, done = threading.Event(), asyncio.Event()
+
+        def first(checkpoint):
+            release.wait(10)
+            return lambda: shown.append(("first", threading.get_ident()))   # stale by then
+
+        def second(checkpoint):
+            return lambda: (shown.append(("second", threading.get_ident())), done.set())
+
+        latest.submit(first)
+        await asyncio.sleep(0.05)                       # the first job is running
+        latest.submit(second)
+        release.set()
+        await asyncio.wait_for(done.wait(), 10)
+        latest.submit(lambda checkpoint: 1 / 0)          # an error reaches on_error here too
+        while not errors:
+            await asyncio.sleep(0.01)
+        return latest, threading.get_ident()
+
+    latest, loop_thread = asyncio.run(main())
+    assert shown == [("second", loop_thread)] and latest.superseded == 1
+    assert isinstance(errors[0], ZeroDivisionError)

@@ -6,20 +6,29 @@ waiting, and the running job learns it is stale at its next `checkpoint()`, whic
 `Superseded` (the solver calls its progress bar between layers, so a solve stops there; the
 compiled kernel itself is never interrupted mid-layer). A stale job's result is never delivered.
 
+A job computes on the worker and returns what shows its result (a function, or None): that runs
+on the thread that made the `Latest`, through its asyncio loop when one runs there (a Jupyter
+kernel), and only if no newer job came meanwhile. Widgets are not thread-safe: a plotly
+`FigureWidget` changed from the worker while the kernel handled the page's reply to its last
+change lost its new bars (ipywidgets sends only the last value of a message trait it holds).
+Errors reach `on_error` the same way. With no loop running (a script, a test) both run at once
+on the worker, so `wait()` returns after them.
+
 >>> done = []
 >>> latest = Latest(on_error=print)
->>> latest.submit(lambda checkpoint: done.append(1))
+>>> latest.submit(lambda checkpoint: lambda: done.append(1))
 >>> latest.wait(), done, latest.superseded
 (True, [1], 0)
 """
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Callable
 
 __all__ = ["Latest", "Superseded"]
 
-Job = Callable[[Callable[[], None]], None]   # called with its checkpoint
+Job = Callable[[Callable[[], None]], "Callable[[], None] | None"]   # checkpoint -> what shows it
 
 
 class Superseded(Exception):
@@ -30,8 +39,12 @@ class Latest:
     """Runs the newest submitted job on one worker thread; older ones are dropped or stopped."""
 
     def __init__(self, on_error: Callable[[BaseException], None]):
-        self.on_error = on_error            # called (on the worker) with a job's exception
-        self.superseded = 0                 # jobs stopped at a checkpoint or never started
+        self.on_error = on_error            # called (where results show) with a job's exception
+        self.superseded = 0                 # jobs stopped at a checkpoint, never started or not shown
+        try:                                # where results are shown: this thread's loop, if any
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self._loop = None
         self._lock = threading.Lock()
         self._generation = 0
         self._waiting: tuple[int, Job] | None = None
@@ -63,12 +76,37 @@ class Latest:
                 generation, job = self._waiting
                 self._waiting = None
             try:
-                job(self.checkpoint_for(generation))
+                show = job(self.checkpoint_for(generation))
             except Superseded:
                 with self._lock:
                     self.superseded += 1
             except Exception as err:   # noqa: BLE001 - shown to the user by on_error
+                self._at_home(None, lambda err=err: self._raise(err))
+            else:
+                if show is not None:
+                    self._at_home(generation, show)
+
+    @staticmethod
+    def _raise(err: BaseException) -> None:
+        raise err
+
+    def _at_home(self, generation: int | None, show: Callable[[], None]) -> None:
+        """Run `show` on the thread that made this (unless a newer job came by then:
+        `generation` None always runs)."""
+        def run() -> None:
+            if generation is not None and generation != self._generation:
+                with self._lock:
+                    self.superseded += 1
+                return
+            try:
+                show()
+            except Exception as err:   # noqa: BLE001 - shown to the user by on_error
                 self.on_error(err)
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            run()
+        else:
+            loop.call_soon_threadsafe(run)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until every submitted job has finished or been superseded; False on timeout."""

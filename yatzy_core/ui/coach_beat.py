@@ -69,7 +69,7 @@ class BeatPanel:
         def job(checkpoint):
             grades = self.grade(game, score)
             checkpoint()
-            self.result_w.value = grades_html(grades, score)
+            return lambda: setattr(self.result_w, "value", grades_html(grades, score))
         self._latest.submit(job)
 
     def reset(self) -> None:

@@ -5,8 +5,9 @@ appetite (`play_for.policy_outlook`: that policy's own distribution, not max-mea
 whose whole target table is not cached is refused from early in a game, as the explorer does.
 
 A forward pass from early in a game takes seconds, so it runs on a worker thread
-(`background.Latest`): a newer move supersedes a pass not yet shown, and a stale result is
-never drawn. `chance_text` and `outlook_figure` are pure and tested on exact values.
+(`background.Latest`): a newer move supersedes a pass not yet shown, a stale result is never
+drawn, and the drawing is done on the kernel's thread (a `FigureWidget` changed from the worker
+could lose its bars). `chance_text` and `outlook_figure` are pure and tested on exact values.
 
 >>> import numpy as np
 >>> from yatzy_core.objectives.distribution import ScoreDistribution
@@ -88,6 +89,12 @@ def outlook_figure(dist: ScoreDistribution, target: int, policy: str = "best ave
     return fig
 
 
+def _no_bars(policy: str) -> go.Figure:
+    figure = outlook_figure(ScoreDistribution("", np.array([1.0])), 0, policy)
+    figure.data[0].update(x=[], y=[], marker_color=[])
+    return figure
+
+
 class Outlook:
     """The plot, the policy played (Play for, target or score to beat, risk θ) and the target
     box; `show(game)` recomputes in the background. Its parts carry CSS classes `css`-chance,
@@ -98,9 +105,7 @@ class Outlook:
         self.distribution: ScoreDistribution | None = None
         self.policy = "best average"          # the words for the policy of `distribution`
         self.latest = Latest(on_error=on_error)
-        empty = outlook_figure(ScoreDistribution("", np.array([1.0])), 0)
-        empty.data[0].update(x=[], y=[], marker_color=[])      # nothing drawn until a pass is done
-        self.fig = go.FigureWidget(empty)
+        self.fig = go.FigureWidget(_no_bars(self.policy))      # nothing drawn until a pass is done
         self.play_w = W.Dropdown(options=[(v, k) for k, v in OBJECTIVES.items()], value="mean",
                                  description="Play for", layout=W.Layout(width="220px"))
         self.play_w.add_class(f"{css}-play-for")
@@ -160,10 +165,10 @@ class Outlook:
             except ValueError as err:          # refused (no whole table from this early)
                 result = str(err)
             checkpoint()                       # a newer move came: never show this one
-            self._publish(mine, result)
+            return lambda: self._publish(mine, result)    # drawn on the kernel's thread
         if at_once:
             self.latest.submit(lambda checkpoint: None)    # a pass still running is stale now
-            job(lambda: None)
+            job(lambda: None)()
             return
         self.chance_w.value = "<i>computing your chances&hellip;</i>"
         self.latest.submit(job)
@@ -194,22 +199,26 @@ class Outlook:
             if isinstance(result, str):        # a refusal: its reason, no plot
                 self.distribution = None
                 self.chance_w.value = f"<i>{html.escape(result)}</i>"
-                with self.fig.batch_update():     # no bars (hiding the box would make plotly.js
-                    self.fig.data[0].x, self.fig.data[0].y = [], []   # draw the next ones at zero size)
+                self._replace_figure(_no_bars(self.policy))   # (hiding the box would make
+                                                              # plotly.js draw the next at zero size)
                 return
             self.distribution, self.policy = result
             self._draw()
+
+    def _replace_figure(self, figure: go.Figure) -> None:
+        """Show `figure` as a new widget, whose first state carries the bars. Changing the shown
+        widget's bars sends them as a message that its page view may miss (seen in Voila: a
+        view that never drew a bar while the text beside it followed every move); a new widget
+        is drawn from its whole state."""
+        old, self.fig = self.fig, go.FigureWidget(figure)
+        self.fig_box.children = [self.fig]
+        old.close()
 
     def _draw(self) -> None:
         dist = self.distribution
         if dist is None:
             return
         figure = outlook_figure(dist, self.target, self.policy)
-        with self.fig.batch_update():
-            self.fig.data[0].x = figure.data[0].x
-            self.fig.data[0].y = figure.data[0].y
-            self.fig.data[0].marker.color = figure.data[0].marker.color
-        if self.fig.layout.title.text != figure.layout.title.text:   # a relayout of its own: in one
-            self.fig.layout.title.text = figure.layout.title.text   # batch with the bars they were lost
+        self._replace_figure(figure)
         self.chance_w.value = (f"<b>{html.escape(chance_text(dist, self.target))}</b>"
                                f"<br><small>from here: {html.escape(self.policy)}</small>")

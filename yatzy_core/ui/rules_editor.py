@@ -9,7 +9,8 @@ Three layers, as in the explorer (`widgets.py`):
    widgets and one `go.FigureWidget` once;
 3. a widget change calls `request(...)`, which sets the settings and re-solves on a worker thread
    (`background.Latest`): a newer change supersedes a solve still running, which stops at its
-   next layer, and only the newest result is shown. `update(...)` does the same in the calling
+   next layer, and only the newest result is shown (drawn on the kernel's thread: widgets are not
+   thread-safe). `update(...)` does the same in the calling
    thread and returns when the results are there: cells and tests use it.
 
 Solutions stay in memory (the last few rule sets; a 5-dice solve takes well under a second).
@@ -23,6 +24,7 @@ box), because that pass still takes many seconds per new rule set.
 """
 from __future__ import annotations
 
+import functools
 import html
 import time
 from collections import OrderedDict
@@ -178,7 +180,7 @@ class RulesEditor(HasTraits):
         if not self.background:
             self._show(self._compute(_never))
             return
-        self.latest.submit(lambda checkpoint: self._show(self._compute(checkpoint), checkpoint))
+        self.latest.submit(lambda checkpoint: functools.partial(self._show, self._compute(checkpoint)))
 
     # -- the model
     def _compute(self, checkpoint) -> Result:
