@@ -219,9 +219,10 @@ def test_results_show_on_the_loop_thread_and_a_stale_one_never():
 
     async def main():
         latest = Latest(on_error=errors.append)
-        release, done = threading.Event(), asyncio.Event()
+        started, release, done = threading.Event(), threading.Event(), asyncio.Event()
 
         def first(checkpoint):
+            started.set()
             release.wait(10)
             return lambda: shown.append(("first", threading.get_ident()))   # stale by then
 
@@ -229,12 +230,14 @@ def test_results_show_on_the_loop_thread_and_a_stale_one_never():
             return lambda: (shown.append(("second", threading.get_ident())), done.set())
 
         latest.submit(first)
-        await asyncio.sleep(0.05)                       # the first job is running
+        assert await asyncio.to_thread(started.wait, 10)   # the first job is running
         latest.submit(second)
         release.set()
         await asyncio.wait_for(done.wait(), 10)
         latest.submit(lambda checkpoint: 1 / 0)          # an error reaches on_error here too
-        while not errors:
+        for _ in range(1000):
+            if errors:
+                break
             await asyncio.sleep(0.01)
         return latest, threading.get_ident()
 

@@ -11,8 +11,9 @@ on the thread that made the `Latest`, through its asyncio loop when one runs the
 kernel), and only if no newer job came meanwhile. Widgets are not thread-safe: a plotly
 `FigureWidget` changed from the worker while the kernel handled the page's reply to its last
 change lost its new bars (ipywidgets sends only the last value of a message trait it holds).
-Errors reach `on_error` the same way. With no loop running (a script, a test) both run at once
-on the worker, so `wait()` returns after them.
+Errors reach `on_error` the same way (a stale job's error is dropped too). With no loop running
+(a script, a test) both run at once on the worker, so `wait()` returns after them; in a kernel
+`wait()` returns when the work is done and the showing is queued on the kernel's thread.
 
 >>> done = []
 >>> latest = Latest(on_error=print)
@@ -23,6 +24,7 @@ on the worker, so `wait()` returns after them.
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from typing import Callable
 
@@ -76,25 +78,29 @@ class Latest:
                 generation, job = self._waiting
                 self._waiting = None
             try:
-                show = job(self.checkpoint_for(generation))
-            except Superseded:
-                with self._lock:
-                    self.superseded += 1
-            except Exception as err:   # noqa: BLE001 - shown to the user by on_error
-                self._at_home(None, lambda err=err: self._raise(err))
-            else:
-                if show is not None:
-                    self._at_home(generation, show)
+                try:
+                    show = job(self.checkpoint_for(generation))
+                except Superseded:
+                    with self._lock:
+                        self.superseded += 1
+                except Exception as err:   # noqa: BLE001 - shown to the user by on_error
+                    self._at_home(generation, functools.partial(self._raise, err))
+                else:
+                    if show is not None:
+                        self._at_home(generation, show)
+            except BaseException:
+                with self._lock:               # never leave a dead worker marked as running
+                    self._worker = None
+                raise
 
     @staticmethod
     def _raise(err: BaseException) -> None:
         raise err
 
-    def _at_home(self, generation: int | None, show: Callable[[], None]) -> None:
-        """Run `show` on the thread that made this (unless a newer job came by then:
-        `generation` None always runs)."""
+    def _at_home(self, generation: int, show: Callable[[], None]) -> None:
+        """Run `show` on the thread that made this, unless a newer job came by then."""
         def run() -> None:
-            if generation is not None and generation != self._generation:
+            if generation != self._generation:
                 with self._lock:
                     self.superseded += 1
                 return
@@ -103,10 +109,13 @@ class Latest:
             except Exception as err:   # noqa: BLE001 - shown to the user by on_error
                 self.on_error(err)
         loop = self._loop
-        if loop is None or loop.is_closed():
-            run()
-        else:
-            loop.call_soon_threadsafe(run)
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(run)
+                return
+            except RuntimeError:               # the loop closed meanwhile
+                pass
+        run()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until every submitted job has finished or been superseded; False on timeout."""
