@@ -1,7 +1,7 @@
 """The rules editor, driven through its model (editor.update / request) and its widgets, its values
 checked against rule sets solved independently; and the newest-wins worker it solves on."""
-import html
 import asyncio
+import html
 import threading
 
 import numpy as np

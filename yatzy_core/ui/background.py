@@ -63,6 +63,15 @@ class Latest:
                 self._worker = threading.Thread(target=self._work, name="yatzy-latest", daemon=True)
                 self._worker.start()
 
+    def supersede(self) -> None:
+        """Make every job submitted so far stale: one waiting never starts, one running stops at
+        its checkpoint, and no result of theirs is shown."""
+        with self._lock:
+            self._generation += 1
+            if self._waiting is not None:
+                self.superseded += 1
+            self._waiting = None
+
     def checkpoint_for(self, generation: int) -> Callable[[], None]:
         def checkpoint() -> None:
             if self._generation != generation:
@@ -78,20 +87,23 @@ class Latest:
                 generation, job = self._waiting
                 self._waiting = None
             try:
-                try:
-                    show = job(self.checkpoint_for(generation))
-                except Superseded:
-                    with self._lock:
-                        self.superseded += 1
-                except Exception as err:   # noqa: BLE001 - shown to the user by on_error
-                    self._at_home(generation, functools.partial(self._raise, err))
-                else:
-                    if show is not None:
-                        self._at_home(generation, show)
+                self._run(generation, job)
             except BaseException:
                 with self._lock:               # never leave a dead worker marked as running
                     self._worker = None
                 raise
+
+    def _run(self, generation: int, job: Job) -> None:
+        try:
+            show = job(self.checkpoint_for(generation))
+        except Superseded:
+            with self._lock:
+                self.superseded += 1
+        except Exception as err:   # noqa: BLE001 - raised again where results show: on_error
+            self._at_home(generation, functools.partial(self._raise, err))
+        else:
+            if show is not None:
+                self._at_home(generation, show)
 
     @staticmethod
     def _raise(err: BaseException) -> None:

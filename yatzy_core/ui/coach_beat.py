@@ -74,7 +74,7 @@ class BeatPanel:
 
     def reset(self) -> None:
         """A new game: drop the verdict, and any grade still running (at its checkpoint)."""
-        self._latest.submit(lambda checkpoint: None)
+        self._latest.supersede()
         self.result_w.value = ""
 
     def wait(self, timeout: float | None = None) -> bool:

@@ -167,7 +167,7 @@ class Outlook:
             checkpoint()                       # a newer move came: never show this one
             return lambda: self._publish(mine, result)    # drawn on the kernel's thread
         if at_once:
-            self.latest.submit(lambda checkpoint: None)    # a pass still running is stale now
+            self.latest.supersede()            # a pass still running is stale now
             job(lambda: None)()
             return
         self.chance_w.value = "<i>computing your chances&hellip;</i>"

@@ -165,7 +165,7 @@ class RulesEditor(HasTraits):
 
     def update(self, **params) -> "RulesEditor":
         """Set any of INPUTS at once, re-solve in this thread and show the result."""
-        self.latest.submit(lambda checkpoint: None)    # a result still on its way is stale now
+        self.latest.supersede()                # a result still on its way is stale now
         self._set(params)
         self._show(self._compute(_never))
         return self
