@@ -147,15 +147,15 @@ def add_games(games: dict) -> None:
 
 
 def _games_kept(reading: dict) -> dict:
-    """What a values run keeps of the last record: its optimal games (and their command) when
-    they were played on the same solved value (an hour and a half of playing is not redone)."""
+    """What a values run keeps of the last record: its optimal games and its exact std (hours
+    of playing and of `yatzy solve --std` are not redone) when made on the same solved value."""
     if not RESULT.exists():
         return {}
     last = json.loads(RESULT.read_text())
-    games = last["readings"]["maxi-yatzy"].get("optimal_games")
-    if games is None or last["readings"]["maxi-yatzy"]["expected_score"] != reading["expected_score"]:
+    before = last["readings"]["maxi-yatzy"]
+    if before["expected_score"] != reading["expected_score"]:
         return {}
-    return {"readings": {"optimal_games": games},
+    return {"readings": {k: before[k] for k in ("optimal_games", "std") if k in before},
             **{k: last[k] for k in ("optimal_games_command", "optimal_games_measured_with") if k in last}}
 
 

@@ -211,6 +211,10 @@ def test_the_committed_maxi_yatzy_result_is_whole():
     before = no_saved["readings"]["maxi-yatzy-no-saved-rolls"]["expected_score"]
     assert saved["value_of_saving_rolls"] == pytest.approx(saved["expected_score"] - before, abs=1e-4)
     assert saved["expected_score"] > before
+    std, games = saved["std"], saved["optimal_games"]          # the exact std against the games' spread
+    assert std["expected_score"] == saved["expected_score"]
+    sample_std = games["standard_error"] * games["games"] ** 0.5
+    assert abs(sample_std - std["value"]) <= 3 * std["value"] / (2 * games["games"]) ** 0.5
 
 
 def test_players_and_solvers_without_saved_rolls_refuse_the_game():
