@@ -19,13 +19,14 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from yatzy_core.advice.advisor import advise
 from yatzy_core.engine.position import Position
 from yatzy_core.advice.coach import Game
 from yatzy_core.objectives.midgame import position_distribution
-from yatzy_core.ui.coach_outlook import chance_text, outlook_figure
+from yatzy_core.ui.coach_outlook import chance_text
 from yatzy_core.ui.widgets_coach import hold_for
 from yatzy_core import get_rules, solve
 from yatzy_core.game.variants import variant
@@ -112,18 +113,17 @@ def page(browser, voila):
     page.close()
 
 
-def wait_for_bars(page, plot: str, figure) -> None:
-    """Wait until the plotly chart `plot` draws `figure`'s bars: the same scores, and an x axis
-    that spans them (its range, not its tick labels: plotly picks those from the fonts' widths)."""
-    x = figure.data[0].x
-    page.wait_for_function(
-        """([plot, lo, hi]) => {
-            const gd = document.querySelector(plot);
-            const x = gd && gd.data && gd.data[0] && gd.data[0].x;
-            const range = gd && gd._fullLayout && gd._fullLayout.xaxis && gd._fullLayout.xaxis.range;
-            return !!x && x.length === hi - lo + 1 && Number(x[0]) === lo && Number(x[x.length - 1]) === hi
-                && !!range && range[0] <= lo && range[1] >= hi && range[1] - range[0] < hi - lo + 2;
-        }""", arg=[plot, int(x[0]), int(x[-1])], timeout=WAIT_MS)
+def wait_for_bars(page, plot: str, dist) -> None:
+    """Wait until the SVG chart `plot` draws `dist`'s bars: one per score from the first
+    possible to the last, each drawn (a `rect` with a height)."""
+    live = np.flatnonzero(dist.probabilities > 1e-12)
+    lo, hi = int(live[0]), int(live[-1])
+    svg = page.locator(f"{plot} svg")
+    expect(svg).to_have_attribute("data-first", str(lo), timeout=WAIT_MS)
+    expect(svg).to_have_attribute("data-last", str(hi), timeout=WAIT_MS)
+    expect(svg.locator("rect")).to_have_count(hi - lo + 1)
+    box = svg.locator("rect").nth(int(np.argmax(dist.probabilities[lo:hi + 1]))).bounding_box()
+    assert box is not None and box["height"] > 50               # the tallest bar, drawn tall
 
 
 def best_for(dice: str, solutions) -> str:
@@ -183,7 +183,7 @@ def test_coach_plays_a_seeded_game(page, solutions):
     outlook = chance_text(position_distribution(game.position, solutions("yatzy")), 250)
     expect(page.locator(".yc-coach-chance")).to_contain_text(outlook, timeout=OUTLOOK_MS)
     expect(page.locator(".yc-coach-chance")).to_contain_text("from here: best average")   # the policy
-    expect(page.locator(".yc-coach-outlook .js-plotly-plot .gtitle")).to_contain_text("Final score from here")
+    expect(page.locator(".yc-coach-plot svg")).to_have_attribute("aria-label", "Final score from here (best average)")
     shot(page.locator(".yc-coach"), "coach-start.png")
 
     by_key = True                                   # alternate the keyboard and the mouse
@@ -194,7 +194,7 @@ def test_coach_plays_a_seeded_game(page, solutions):
         if not midgame_shot and len(game.scores) >= 5 and game.position.rolls_left == 1:
             here = position_distribution(game.position, solutions("yatzy"), points=game.total)
             expect(page.locator(".yc-coach-chance")).to_contain_text(chance_text(here, 250), timeout=OUTLOOK_MS)
-            wait_for_bars(page, ".yc-coach-outlook .js-plotly-plot", outlook_figure(here, 250))
+            wait_for_bars(page, ".yc-coach-plot", here)
             shot(page.locator(".yc-coach-main"), "coach-midgame.png")      # the README's picture
             midgame_shot = True
         best = game.advice()[0]

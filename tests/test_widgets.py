@@ -210,7 +210,7 @@ def test_the_outlook_is_the_distribution_of_the_policy_played_for(solutions):
     assert beat.p_at_least(227) == pytest.approx(best, abs=1e-9) and best == pytest.approx(35 / 1296, abs=1e-12)
     assert beat.p_at_least(227) > mean.p_at_least(227) + 0.005 and beat.mean < mean.mean   # not max-mean's
     assert "P(final score ≥ 227) = 2.7%" in ex.outlook.chance_w.value
-    assert ex.outlook.fig.layout.title.text == "Final score from here (playing to beat 226)"
+    assert 'aria-label="Final score from here (playing to beat 226)"' in ex.outlook.plot_w.value
     ex.update(objective="risk", theta=0.3)
     assert ex.outlook.wait(60) and "risk θ=0.3" in ex.outlook.chance_w.value
     u = solve_risk(ex.position.rules, [0.3], within=ex.position.mask)[:, 0]

@@ -1,6 +1,7 @@
 """The coach widget through its model: clicks and keys as the dice table sends them, the score
 card it draws, hints, undo, the game log and the outlook of the final score."""
 import json
+import re
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from yatzy_core.game.rules import get_rules
 from yatzy_core.advice.coach import Game, play_optimally
 from yatzy_core.advice.gamelog import to_log
 from yatzy_core.objectives.midgame import position_distribution
-from yatzy_core.ui.coach_outlook import chance_text, game_distribution, outlook_figure
+from yatzy_core.ui.coach_outlook import chance_text, game_distribution, outlook_svg
 from yatzy_core.ui.dice_widget import DiceTable, die_svg
 from yatzy_core.ui.widgets_coach import CoachApp, hold_for
 
@@ -174,9 +175,13 @@ def test_outlook_from_a_position_is_the_midgame_distribution(solutions):
     assert np.array_equal(dist.probabilities, position_distribution(game.position, yatzy).probabilities)
     # the yatzy now, then chance with three rolls: 50 + 70/3 on average, 50 + 5 ... 50 + 30
     assert round(dist.mean, 9) == round(50 + 70 / 3, 9) and dist.p_at_least(55) == pytest.approx(1.0)
-    fig = outlook_figure(dist, 75)
-    assert (fig.data[0].x[0], fig.data[0].x[-1]) == (55, 80)
-    assert list(fig.data[0].marker.color) == ["#9e9e9e"] * 20 + ["#2e7d32"] * 6
+    svg = outlook_svg(dist, 75)
+    assert 'data-first="55" data-last="80" data-bars="26"' in svg
+    fills = re.findall(r'<rect [^>]*fill="([^"]+)"><title>final (\d+): ([0-9.]+)</title>', svg)
+    assert [f for f, _, _ in fills] == ["#9e9e9e"] * 20 + ["#2e7d32"] * 6        # scores >= 75 green
+    assert [int(s) for _, s, _ in fills] == list(range(55, 81))
+    assert [p for _, _, p in fills] == [f"{dist.probabilities[s]:.4f}" for s in range(55, 81)]
+    assert 'aria-label="Final score from here (best average)"' in svg
     with pytest.raises(ValueError, match="target"):
         chance_text(dist, -1)
     app = CoachApp("yatzy", seed=4)
@@ -233,7 +238,7 @@ def test_the_outlook_plays_the_policy_the_player_plays_for(solutions, monkeypatc
     app.new_game()                                                # the first turn: refused, nothing drawn
     assert app.outlook.wait(60) and app.outlook.distribution is None
     assert "yatzy solve --rules yatzy --goal 211" in app.outlook.chance_w.value
-    assert app.outlook.fig.data[0].x == ()                        # no plot of another policy
+    assert 'data-bars="0"' in app.outlook.plot_w.value and "<rect" not in app.outlook.plot_w.value   # no plot of another policy
 
 
 def test_the_coach_grades_a_game_to_beat_a_score():

@@ -6,8 +6,9 @@ whose whole target table is not cached is refused from early in a game, as the e
 
 A forward pass from early in a game takes seconds, so it runs on a worker thread
 (`background.Latest`): a newer move supersedes a pass not yet shown, a stale result is never
-drawn, and the drawing is done on the kernel's thread (a `FigureWidget` changed from the worker
-could lose its bars). `chance_text` and `outlook_figure` are pure and tested on exact values.
+drawn, and the drawing is done on the kernel's thread (widgets are not thread-safe). The plot is
+an SVG string in an `HTML` widget (`score_bars`: its whole state in one value, a few kilobytes).
+`chance_text` and `outlook_svg` are pure and tested on exact values.
 
 >>> import numpy as np
 >>> from yatzy_core.objectives.distribution import ScoreDistribution
@@ -22,19 +23,17 @@ import threading
 
 import ipywidgets as W
 import numpy as np
-import plotly.graph_objects as go
 
 from ..game.checks import whole_number
 from ..objectives.distribution import ScoreDistribution
 from ..objectives.midgame import position_distribution
 from .background import Latest
 from .play_for import OBJECTIVES, policy_outlook
+from .score_bars import bars_svg
 
-__all__ = ["Outlook", "game_distribution", "game_outlook", "chance_text", "outlook_figure", "reraise"]
+__all__ = ["Outlook", "game_distribution", "game_outlook", "chance_text", "outlook_svg", "reraise"]
 
 DEFAULT_TARGET = 250
-HEIGHT = 220
-WIDTH = 380      # fits a phone's 390 px
 
 
 def game_distribution(game) -> ScoreDistribution:
@@ -72,27 +71,12 @@ def chance_text(dist: ScoreDistribution, target: int) -> str:
             f"mean {dist.mean:.1f} · 25% of games ≤ {dist.quantile(0.25)}, 75% ≤ {dist.quantile(0.75)}")
 
 
-def outlook_figure(dist: ScoreDistribution, target: int, policy: str = "best average") -> go.Figure:
-    """Bars of P(final = x) over the scores still possible, those ≥ target coloured; the
-    title says which `policy` is played."""
+def outlook_svg(dist: ScoreDistribution | None, target: int, policy: str = "best average") -> str:
+    """Bars of P(final = x) over the scores still possible, those >= target green (none for
+    no distribution); the title says which `policy` is played."""
     target = _check_target(target)
-    live = np.flatnonzero(dist.probabilities > 1e-12)
-    lo, hi = int(live[0]), int(live[-1])
-    x = np.arange(lo, hi + 1)
-    p = dist.probabilities[lo:hi + 1]
-    colours = np.where(x >= target, "#2e7d32", "#9e9e9e")
-    fig = go.Figure(go.Bar(x=x, y=p, marker_color=colours, marker_line_width=0,
-                           hovertemplate="final %{x}: %{y:.4f}<extra></extra>"))
-    fig.update_layout(height=HEIGHT, width=WIDTH, margin=dict(l=40, r=10, t=30, b=30), bargap=0,
-                      title=dict(text=f"Final score from here ({policy})", font_size=13),
-                      xaxis_title=None, yaxis_title=None, showlegend=False)
-    return fig
-
-
-def _no_bars(policy: str) -> go.Figure:
-    figure = outlook_figure(ScoreDistribution("", np.array([1.0])), 0, policy)
-    figure.data[0].update(x=[], y=[], marker_color=[])
-    return figure
+    return bars_svg(dist.probabilities if dist is not None else [], target,
+                    f"Final score from here ({policy})")
 
 
 class Outlook:
@@ -105,7 +89,8 @@ class Outlook:
         self.distribution: ScoreDistribution | None = None
         self.policy = "best average"          # the words for the policy of `distribution`
         self.latest = Latest(on_error=on_error)
-        self.fig = go.FigureWidget(_no_bars(self.policy))      # nothing drawn until a pass is done
+        self.plot_w = W.HTML(outlook_svg(None, DEFAULT_TARGET, self.policy))   # no bars until a pass is done
+        self.plot_w.add_class(f"{css}-plot")
         self.play_w = W.Dropdown(options=[(v, k) for k, v in OBJECTIVES.items()], value="mean",
                                  description="Play for", layout=W.Layout(width="220px"))
         self.play_w.add_class(f"{css}-play-for")
@@ -118,10 +103,9 @@ class Outlook:
         self.theta_w.add_class(f"{css}-theta")
         self.chance_w = W.HTML("")
         self.chance_w.add_class(f"{css}-chance")
-        self.fig_box = W.Box([self.fig], layout=W.Layout(max_width="100%", overflow="hidden"))
         boxes = W.HBox([self.play_w, self.target_w, self.theta_w],
                        layout=W.Layout(flex_flow="row wrap", display=None if controls else "none"))
-        self.widget = W.VBox([boxes, self.chance_w, self.fig_box],
+        self.widget = W.VBox([boxes, self.chance_w, self.plot_w],
                              layout=W.Layout(max_width="100%", overflow="hidden"))
         self.widget.add_class(f"{css}-outlook")
         self.target_w.observe(lambda _: self._target_changed(), "value")
@@ -199,26 +183,15 @@ class Outlook:
             if isinstance(result, str):        # a refusal: its reason, no plot
                 self.distribution = None
                 self.chance_w.value = f"<i>{html.escape(result)}</i>"
-                self._replace_figure(_no_bars(self.policy))   # (hiding the box would make
-                                                              # plotly.js draw the next at zero size)
+                self.plot_w.value = outlook_svg(None, self.target, self.policy)
                 return
             self.distribution, self.policy = result
             self._draw()
-
-    def _replace_figure(self, figure: go.Figure) -> None:
-        """Show `figure` as a new widget, whose first state carries the bars. Changing the shown
-        widget's bars sends them as a message that its page view may miss (seen in Voila: a
-        view that never drew a bar while the text beside it followed every move); a new widget
-        is drawn from its whole state."""
-        old, self.fig = self.fig, go.FigureWidget(figure)
-        self.fig_box.children = [self.fig]
-        old.close()
 
     def _draw(self) -> None:
         dist = self.distribution
         if dist is None:
             return
-        figure = outlook_figure(dist, self.target, self.policy)
-        self._replace_figure(figure)
+        self.plot_w.value = outlook_svg(dist, self.target, self.policy)
         self.chance_w.value = (f"<b>{html.escape(chance_text(dist, self.target))}</b>"
                                f"<br><small>from here: {html.escape(self.policy)}</small>")

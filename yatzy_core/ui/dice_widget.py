@@ -123,7 +123,6 @@ CSS = """
 .yc-pad .yc-pad-option { color: #8a8a8a; font-style: italic; }
 .yc-pad .yc-pad-extra { color: #2e7d32; font-size: 12px; }
 .yc-pad tr.yc-pad-subtotal, .yc-pad tr.yc-pad-total { font-weight: bold; background: #f3f3f3; }
-.yc-coach-outlook .modebar-container { display: none; }
 .yc-table .yc-pad tr.yc-pad-to-go td { color: #555; font-style: italic; text-align: center; }
 """
 
