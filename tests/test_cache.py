@@ -56,15 +56,16 @@ def test_other_version_is_refused(saved, monkeypatch):
 
 
 def test_get_solution_rebuilds_a_corrupt_cache_file(solutions, tmp_path, monkeypatch):
-    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
     rules = "yahtzee-no-bonus"
+    real = solutions(rules)      # from the user's cache, before it is pointed at the damaged one
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
     path = cache.cache_path(cache.get_rules(rules))
     path.write_bytes(b"not a solution")
     solved = []
 
     def counting_solve(r, progress=True, moments=False):
         solved.append(r.name)
-        return solutions(r.name)  # the real table, without spending a solve on it
+        return real               # the real table, without spending a solve on it
     monkeypatch.setattr(cache, "solve", counting_solve)
     with pytest.warns(cache.CacheWarning, match="unreadable file .*; computed again"):
         solution = get_solution(rules, progress=False)
