@@ -1,8 +1,9 @@
 """The whole-game frontier (not a test): mean, std and P(total >= 200/250/300) of the target
 policy for T = 150 .. 350 (step 25) and of the risk policy for theta in -0.2 .. 0.2, each by
 the compiled forward pass (`policy_play.target_play`, `risk_play`) from the cached tables; writes
-results/frontier.json (command, time, machine and load, a checksum of the readings) after each
-reading: a run that is stopped goes on from the readings already there.
+results/frontier.json (each run's command, machine and load in `runs`, each reading's time, a
+checksum of the readings) after each reading: a run that is stopped goes on from the readings
+already there.
 
     NUMBA_NUM_THREADS=2 PYTHONPATH=. python benchmarks/frontier.py [rules ...]
 
@@ -86,14 +87,21 @@ def space_start(rules) -> int:
     return int(StateSpace(rules).index(0, 0, 0))
 
 
-def save(record: dict, names) -> None:
+def started(record: dict, names) -> None:
+    """Add this run to the record's runs (a resumed run adds itself: the readings made by earlier
+    runs keep the command, machine and load they were made with)."""
+    runs = record.setdefault("runs", [])
+    runs.append({"command": f"NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', 'unset')} "
+                            "python benchmarks/frontier.py " + " ".join(names),
+                 "date": str(datetime.date.today()), "version": __version__,
+                 "machine": {"platform": platform.platform(), "cpu": platform.processor() or "unknown",
+                             "cores": os.cpu_count(), "load_at_start": round(os.getloadavg()[0], 1)},
+                 "note": "shared machine (other jobs running): the seconds are upper bounds"})
+
+
+def save(record: dict) -> None:
     """Write the record as it stands (a temporary file renamed into place: never half a file)."""
-    record.update(package="yatzy-core", version=__version__, date=str(datetime.date.today()),
-                  command=f"NUMBA_NUM_THREADS={os.environ.get('NUMBA_NUM_THREADS', 'unset')} "
-                          "python benchmarks/frontier.py " + " ".join(names),
-                  machine={"platform": platform.platform(), "cpu": platform.processor() or "unknown",
-                           "cores": os.cpu_count(), "load_now": round(os.getloadavg()[0], 1),
-                           "note": "shared machine (other jobs running): the seconds are upper bounds"})
+    record.update(package="yatzy-core", version=__version__, date=str(datetime.date.today()))
     record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
     part = RESULT.with_suffix(".tmp")
     part.write_text(json.dumps(record, indent=1) + "\n")
@@ -102,6 +110,7 @@ def save(record: dict, names) -> None:
 
 names = sys.argv[1:] or ["yahtzee-no-bonus", "yatzy", "yahtzee"]
 record = json.loads(RESULT.read_text()) if RESULT.exists() else {"readings": {}}
+started(record, names)
 for name in names:
-    frontier(name, record["readings"].setdefault(name, {}), lambda: save(record, names))
+    frontier(name, record["readings"].setdefault(name, {}), lambda: save(record))
 print("wrote", RESULT)

@@ -11,7 +11,9 @@ float64 solve (1.5e-5 there: above the 1e-6 bar, since a float32 near 263 is its
 about 1e-5), so it solves the whole game in float64 tables, keeping only the first layers (two
 layers are held at a time: 5.3 GB at the largest), and writes results/maxi-yatzy.json: the command, the machine, the
 time, the peak RSS, the value of the saving rule (against results/maxi-yatzy-no-saved-rolls.json)
-and sha256s of the first layers' values and of the readings.
+and sha256s of the first layers' values and of the readings. A values run keeps the optimal
+games below and the exact std (readings["maxi-yatzy"]["std"], written from the output of
+`nice -n 19 yatzy solve --rules maxi-yatzy --std --checkpoint DIR`, hours) when its value is unchanged.
 
 Optimal games (--play): every layer kept, in float32 tables (7.5 GB; float64 would be 15 GB): a
 float32 value is within about 1e-5 points of the float64 one (the float32 check above), so the

@@ -27,6 +27,7 @@ from yatzy_core.engine.position import Position
 from yatzy_core.advice.coach import Game
 from yatzy_core.objectives.midgame import position_distribution
 from yatzy_core.ui.coach_outlook import chance_text
+from yatzy_core.ui.score_bars import SHOWN
 from yatzy_core.ui.widgets_coach import hold_for
 from yatzy_core import get_rules, solve
 from yatzy_core.game.variants import variant
@@ -116,7 +117,7 @@ def page(browser, voila):
 def wait_for_bars(page, plot: str, dist) -> None:
     """Wait until the SVG chart `plot` draws `dist`'s bars: one per score from the first
     possible to the last, each drawn (a `rect` with a height)."""
-    live = np.flatnonzero(dist.probabilities > 1e-12)
+    live = np.flatnonzero(dist.probabilities > SHOWN)
     lo, hi = int(live[0]), int(live[-1])
     svg = page.locator(f"{plot} svg")
     expect(svg).to_have_attribute("data-first", str(lo), timeout=WAIT_MS)

@@ -7,7 +7,7 @@ whose whole target table is not cached is refused from early in a game, as the e
 A forward pass from early in a game takes seconds, so it runs on a worker thread
 (`background.Latest`): a newer move supersedes a pass not yet shown, a stale result is never
 drawn, and the drawing is done on the kernel's thread (widgets are not thread-safe). The plot is
-an SVG string in an `HTML` widget (`score_bars`: its whole state in one value, a few kilobytes).
+an SVG string in an `HTML` widget (`score_bars`: its whole state in one value, tens of kilobytes).
 `chance_text` and `outlook_svg` are pure and tested on exact values.
 
 >>> import numpy as np
