@@ -26,7 +26,7 @@ from ..game.checks import whole_number
 from ..engine.compiled.forward import start_rows
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.policy_forward import push_policy, tie_layer
-from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables
+from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables, score_classes
 from ..engine.solutions import solution_for
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
@@ -69,7 +69,8 @@ def policy_tables(space: StateSpace, mode: int, targets: Targets | None = None,
                         targets.offset if targets is not None else none,
                         targets.band if targets is not None else none,
                         utilities if utilities is not None else dummy,
-                        np.array([mode], np.int64), np.array([theta], np.float64))
+                        np.array([mode], np.int64), np.array([theta], np.float64),
+                        *score_classes(tables(space.rules)[1].score))
 
 
 def target_play(targets: Targets, goal: int, start=None) -> OptimalPlay:

@@ -18,7 +18,7 @@ from numba import get_num_threads, njit, prange
 
 from .forward import Rows, _rep, _trim
 from .layout import LANES, tables, vectorizing
-from .policy_turn import TARGET_MODE, PolicyTables, lane_outcomes, state_outcomes
+from .policy_turn import TARGET_MODE, PolicyTables, lane_outcomes, n_slots_most, state_outcomes
 from ...game.states import StateSpace
 
 __all__ = ["push_policy", "tie_layer"]
@@ -97,14 +97,15 @@ def _span(goal, x0, width, target, top, need):
     return goal - x0 - need, goal - x0 - need + 1
 
 
-def _views(pool: list, n_states: int, n_lanes: int, n_rolls: int, n_boxes: int) -> tuple:
+def _views(pool: list, n_states: int, n_lanes: int, n_rolls: int, n_boxes: int, n_slots: int) -> tuple:
     """Where `lane_outcomes` writes, for n_states states of up to n_lanes lanes: (n, roll,
-    weight) of each lane's merged final rolls, the box of every final roll and lane, and each
-    (roll, box)'s points, next state and (box points, upper bonus, Yahtzee bonus). Views of
-    the pools [int64, float64], which the pass reuses chunk after chunk (grown if too short)."""
+    weight) of each lane's merged final rolls, the box of every final roll and lane, the slot of
+    each (roll, box), and each slot's points, next state and (box points, upper bonus, Yahtzee
+    bonus). Views of the pools [int64, float64], which the pass reuses chunk after chunk (grown
+    if too short)."""
     shapes = [(n_states, n_lanes), (n_states, n_lanes, n_rolls), (n_states, n_rolls, n_lanes),
-              (n_states, n_rolls, n_boxes), (n_states, n_rolls, n_boxes),
-              (n_states, n_rolls, n_boxes, 3)]
+              (n_states, n_rolls, n_boxes), (n_states, n_slots), (n_states, n_slots),
+              (n_states, n_slots, 3)]
     sizes = [int(np.prod(shape)) for shape in shapes]
     if sum(sizes) > len(pool[0]):
         pool[0] = np.empty(sum(sizes), np.int64)
@@ -116,9 +117,9 @@ def _views(pool: list, n_states: int, n_lanes: int, n_rolls: int, n_boxes: int) 
     return (views[0], views[1], out_w, *views[2:])
 
 
-def _chunks(lanes: np.ndarray, n_rolls: int, n_boxes: int):
+def _chunks(lanes: np.ndarray, n_rolls: int, n_boxes: int, n_slots: int):
     """(first, last + 1, most lanes) of runs of states whose buffers fit the pools."""
-    per_lane, per_state = n_rolls * 2, n_rolls * n_boxes * 5 + 1   # int64 words
+    per_lane, per_state = n_rolls * 2, n_rolls * n_boxes + n_slots * 5 + 1   # int64 words
     i = 0
     while i < len(lanes):
         j, most = i + 1, int(lanes[i])
@@ -142,8 +143,9 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
     lanes = (np.minimum(np.maximum(goal - rows.lo, 0), top)
              - np.minimum(np.maximum(goal - (rows.lo + widths - 1), 0), top) + 1
              if target else np.ones(len(live), np.int64))
-    for i, j, most in _chunks(lanes, n_rolls, n_boxes):
-        out = _views(pool, j - i, most, n_rolls, n_boxes)
+    n_slots = n_slots_most(pt, t)
+    for i, j, most in _chunks(lanes, n_rolls, n_boxes, n_slots):
+        out = _views(pool, j - i, most, n_rolls, n_boxes, n_slots)
         _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
         _push((rows.lo, rows.start, rows.data), (nxt.start, nxt.data), where, s,
               (room, pt.band, live), (i, j, goal, int(target), kind_box), out, acc)
@@ -192,8 +194,8 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
     nstart, ndata = dest
     room, band, live = states
     i0, i1, goal, target, kind_box = how
-    out_n, out_i, out_w, box, pts, nxt, split = out
-    n_boxes = pts.shape[2]
+    out_n, out_i, out_w, box, slot_of, pts, nxt, split = out
+    n_boxes = slot_of.shape[2]
     parts = acc.shape[0]
     for i in range(i0, i1):
         c = i - i0
@@ -207,12 +209,13 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
             for m in range(out_n[c, lane]):
                 r = out_i[c, lane, m]
                 b = box[c, r, lane]
-                d = where[_rep(nxt[c, r, b], s, room)]
+                q = slot_of[c, r, b]
+                d = where[_rep(nxt[c, q], s, room)]
                 if d < 0:
                     raise ValueError("a next state has no row")
                 if d % parts != part:
                     continue
-                at = nstart[d] + x0 + pts[c, r, b]
+                at = nstart[d] + x0 + pts[c, q]
                 if at + b_ > nstart[d + 1]:
                     raise ValueError("a next state's row is too short")
                 w = out_w[c, lane, m]
@@ -221,12 +224,12 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
                 if mass < 0.0:
                     mass = row[a:b_].sum()
                 w *= mass
-                acc[part, b] += w * split[c, r, b, 0]
-                acc[part, n_boxes] += w * split[c, r, b, 1]
-                acc[part, n_boxes + 1] += w * split[c, r, b, 2]
-                if split[c, r, b, 1] > 0:
+                acc[part, b] += w * split[c, q, 0]
+                acc[part, n_boxes] += w * split[c, q, 1]
+                acc[part, n_boxes + 1] += w * split[c, q, 2]
+                if split[c, q, 1] > 0:
                     acc[part, n_boxes + 2] += w
-                if b == kind_box and split[c, r, b, 0] > 0:
+                if b == kind_box and split[c, q, 0] > 0:
                     acc[part, n_boxes + 3] += w
 
 
@@ -238,20 +241,22 @@ def tie_layer(states, W, s, t, pt):
     less). Lanes past the state's band + 1 stay 0: n - 1 points more than it can gain."""
     n_rolls, n_boxes = t.score.shape
     n_max = W.shape[1] - 1
+    n_slots = len(pt.cls_box) + np.sum(t.kind_face > 0) * n_boxes    # policy_turn.n_slots_most
     for c in prange(len(states)):
         state = states[c]
         L = min(pt.band[state] + 1, n_max) + 1
         out = (np.zeros((1, L), np.int64), np.zeros((1, L, n_rolls), np.int64),
                np.zeros((1, L, n_rolls)), np.zeros((1, n_rolls, L), np.int64),
-               np.zeros((1, n_rolls, n_boxes), np.int64), np.zeros((1, n_rolls, n_boxes), np.int64),
-               np.zeros((1, n_rolls, n_boxes, 3), np.int64))
+               np.zeros((1, n_rolls, n_boxes), np.int64), np.zeros((1, n_slots), np.int64),
+               np.zeros((1, n_slots), np.int64), np.zeros((1, n_slots, 3), np.int64))
         lane_outcomes(state, np.arange(L), s, t, pt, out, 0)
-        out_n, out_i, out_w, box, pts, nxt = out[0][0], out[1][0], out[2][0], out[3][0], out[4][0], out[5][0]
+        out_n, out_i, out_w, box, slot_of = out[0][0], out[1][0], out[2][0], out[3][0], out[4][0]
+        pts, nxt = out[5][0], out[6][0]
         for n in range(L):
             acc = 0.0
             for m in range(out_n[n]):
                 r = out_i[n, m]
-                b = box[r, n]
-                rest = n - pts[r, b]
-                acc += out_w[n, m] * (1.0 if rest <= 1 else W[nxt[r, b], rest])
+                q = slot_of[r, box[r, n]]
+                rest = n - pts[q]
+                acc += out_w[n, m] * (1.0 if rest <= 1 else W[nxt[q], rest])
             W[state, n] = acc

@@ -29,7 +29,8 @@ from .outcomes import _forward
 from .policy_lanes import last_roll, reroll_stage
 from ..turn import TIE
 
-__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "lane_outcomes", "state_outcomes"]
+__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "score_classes", "n_slots_most",
+           "lane_outcomes", "state_outcomes"]
 
 MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
 
@@ -44,56 +45,106 @@ class PolicyTables(NamedTuple):
     utility: np.ndarray    # (size,) risk utilities E[sign(theta) exp(theta * points to come)], or a dummy
     mode: np.ndarray       # [MEAN_MODE | TARGET_MODE | RISK_MODE]
     theta: np.ndarray      # [theta] (risk), else [0.0]
+    cls: np.ndarray        # (rolls, boxes) the score class of each (roll, box) (`score_classes`)
+    cls_box: np.ndarray    # (classes,) its box
+    cls_score: np.ndarray  # (classes,) its score
+
+
+def score_classes(score: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Number the distinct (box, score) pairs of a rule set's score table (rolls x boxes): a
+    state values each once (its points, bonus and next state follow from them), not once per
+    roll. Returns (class of each (roll, box), each class's box, its score).
+
+    >>> cls, box, pts = score_classes(np.array([[0, 5], [2, 5], [2, 0]]))
+    >>> cls.tolist(), box.tolist(), pts.tolist()
+    ([[0, 3], [1, 3], [1, 2]], [0, 0, 1, 1], [0, 2, 0, 5])
+    """
+    score = np.asarray(score).astype(np.int64)
+    cls = np.empty(score.shape, np.int64)
+    boxes, scores = [], []
+    for b in range(score.shape[1]):
+        values, inverse = np.unique(score[:, b], return_inverse=True)
+        cls[:, b] = len(boxes) + inverse.ravel()
+        boxes += [b] * len(values)
+        scores += values.tolist()
+    return cls, np.array(boxes, np.int64), np.array(scores, np.int64)
+
+
+def n_slots_most(pt: PolicyTables, t) -> int:
+    """The most slots a state can have: every class, and each n-of-a-kind roll in every box (a
+    joker: its points depend on the card)."""
+    return len(pt.cls_box) + int((t.kind_face > 0).sum()) * t.score.shape[1]
 
 
 @njit(cache=True)
-def _score_all(state, s, t, alw, pts, nxt, split):
-    """For every (roll r, box b): allowed, points now, next state and (box points, upper bonus,
-    Yahtzee bonus) of writing r in b (`turn.score_box`, term for term)."""
-    score, joker, face_of_box, kind_face = t.score, t.joker, t.face_of_box, t.kind_face
-    n_rolls, n_boxes = score.shape
+def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
+    """Number the distinct (box, points, next state) of `state`'s allowed (roll, box) pairs: a
+    slot per score class (`score_classes`: its points, bonuses and next state follow from the
+    class), and with jokers (the Yahtzee box used) one per n-of-a-kind roll and box, scored as
+    `turn.score_box` scores a joker. Fills alw, slot_of (rolls x boxes) and each slot's points,
+    next state and (box points, upper bonus, Yahtzee bonus); returns how many slots. A class of
+    a used box gets harmless values (points 0, this state): no roll may choose it."""
+    joker, face_of_box, kind_face = t.joker, t.face_of_box, t.kind_face
+    n_rolls, n_boxes = alw.shape
     y0 = state % s.n_flags
     u = (state // s.n_flags) % s.n_upper
     mask = state // s.n_flags // s.n_upper
     allowed = ~mask & (mask + 1) if s.forced_order == 1 else ~mask
     yi, n_flags, n_upper = s.yahtzee_index, s.n_flags, s.n_upper
-    jokers = s.tracks_flag == 1 and (mask >> yi) & 1 == 1
-    lower_open = False
+    for q in range(len(pt.cls_box)):
+        b, p = pt.cls_box[q], pt.cls_score[q]
+        if (allowed >> b) & 1 == 0:
+            spts[q], snxt[q] = 0, state
+            split[q, 0], split[q, 1], split[q, 2] = 0, 0, 0
+            continue
+        y = 1 if s.tracks_flag == 1 and b == yi and p > 0 else y0
+        gained = p if face_of_box[b] > 0 else 0
+        g, nu = _upper_step(u, gained, s)
+        spts[q] = p + (g - gained)
+        snxt[q] = ((mask | (1 << b)) * n_upper + nu) * n_flags + y
+        split[q, 0], split[q, 1], split[q, 2] = p, g - gained, 0
+    for r in range(n_rolls):
+        for b in range(n_boxes):
+            alw[r, b] = (allowed >> b) & 1 == 1
+            slot_of[r, b] = pt.cls[r, b]
+    n = len(pt.cls_box)
+    if not (s.tracks_flag == 1 and (mask >> yi) & 1 == 1):
+        return n
+    lower_open = False                             # jokers: n-of-a-kind rolls scored one by one
     for c in range(n_boxes):
         if face_of_box[c] == 0 and c != yi and (allowed >> c) & 1:
             lower_open = True
-    for b in range(n_boxes):
-        ok_box = (allowed >> b) & 1 == 1
-        upper_box = face_of_box[b] > 0
-        for r in range(n_rolls):
-            alw[r, b] = ok_box
-            if not ok_box:
+    for r in range(n_rolls):
+        if kind_face[r] == 0:
+            continue
+        matching = -1
+        for c in range(n_boxes):
+            if face_of_box[c] == kind_face[r]:
+                matching = c
+                break
+        for b in range(n_boxes):
+            if (allowed >> b) & 1 == 0:
                 continue
-            p = int(score[r, b])
-            ybonus, y = 0, y0
-            if jokers and kind_face[r] > 0:
-                matching = -1
-                for c in range(n_boxes):
-                    if face_of_box[c] == kind_face[r]:
-                        matching = c
-                        break
-                if s.joker_mode == 2:
-                    if matching < 0 or (mask >> matching) & 1:
-                        p = int(joker[r, b])
-                elif s.joker_mode == 1:
+            upper_box = face_of_box[b] > 0
+            p = int(t.score[r, b])
+            if s.joker_mode == 2:
+                if matching < 0 or (mask >> matching) & 1:
                     p = int(joker[r, b])
-                    match_open = matching >= 0 and (mask >> matching) & 1 == 0
-                    if (match_open and b != matching) or (not match_open and lower_open and upper_box):
-                        alw[r, b] = False
-                        continue
-                ybonus = s.yahtzee_bonus if y0 == 1 else 0
-            if s.tracks_flag == 1 and b == yi and p > 0:
-                y = 1
+            elif s.joker_mode == 1:
+                p = int(joker[r, b])
+                match_open = matching >= 0 and (mask >> matching) & 1 == 0
+                if (match_open and b != matching) or (not match_open and lower_open and upper_box):
+                    alw[r, b] = False
+                    continue
+            ybonus = s.yahtzee_bonus if y0 == 1 else 0
             gained = p if upper_box else 0
             g, nu = _upper_step(u, gained, s)
-            pts[r, b] = p + (g - gained) + ybonus
-            nxt[r, b] = ((mask | (1 << b)) * n_upper + nu) * n_flags + y
-            split[r, b, 0], split[r, b, 1], split[r, b, 2] = p, g - gained, ybonus
+            spts[n] = p + (g - gained) + ybonus
+            snxt[n] = ((mask | (1 << b)) * n_upper + nu) * n_flags + y0
+            split[n, 0], split[n, 1], split[n, 2] = p, g - gained, ybonus
+            slot_of[r, b] = n
+            n += 1
+    return n
 
 
 @njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
@@ -111,29 +162,6 @@ def _primary(pt, nxt, pts, need, weight):
     if mode == 2:
         return weight[pts] * pt.utility[nxt]
     return pts + pt.values[nxt]
-
-
-@njit(cache=True)
-def _slots(alw, pts, nxt, span, slot_of, slot_pts, slot_nxt):
-    """Number the distinct (box, points, next state) of the allowed (roll, box) pairs: each is
-    valued once per lane (a risk value costs an exp and a log), not once per roll. Returns how
-    many; slot_of[r, b] says which."""
-    n_rolls, n_boxes = alw.shape
-    key = np.full(n_boxes * span, -1, np.int64)
-    n = 0
-    for r in range(n_rolls):
-        for b in range(n_boxes):
-            if not alw[r, b]:
-                continue
-            k = b * span + pts[r, b]
-            q = key[k]
-            if q < 0 or slot_nxt[q] != nxt[r, b]:   # the same points to another state: its own
-                q = n
-                slot_pts[q], slot_nxt[q] = pts[r, b], nxt[r, b]
-                key[k] = q
-                n += 1
-            slot_of[r, b] = q
-    return n
 
 
 @njit(cache=True)
@@ -182,24 +210,16 @@ class _Work(NamedTuple):
 
 
 @njit(cache=True)
-def _work(t, s):
-    n_rolls, n_boxes = t.score.shape
+def _work(t, s, n_slots):
+    n_rolls = t.score.shape[0]
     n_keepers = t.add_die.shape[0]
     rows = (np.empty((n_keepers, LANES)), np.empty((n_keepers, LANES)), np.empty((n_keepers, LANES)),
             np.empty((n_rolls, LANES)))
     return _Work(rows, np.empty((n_rolls, LANES)), np.empty((n_rolls, LANES)),
-                 np.empty(n_rolls * n_boxes), np.empty(n_rolls * n_boxes),
-                 np.empty((n_rolls * n_boxes, LANES)),
+                 np.empty(n_slots), np.empty(n_slots), np.empty((n_slots, LANES)),
                  np.zeros((max(s.rolls_per_turn - 1, 1), n_rolls, LANES), np.int64),
                  np.empty((n_rolls, LANES)), np.zeros((n_rolls, LANES), np.int64),
-                 np.full(n_rolls * n_boxes, -1, np.int64))
-
-
-@njit(cache=True)
-def _state_slots(state, s, t, out, c, alw, slot_of, slot_pts, slot_nxt):
-    """Score every (roll, box) of `state` into row c of `out` and number its slots; returns how many."""
-    _score_all(state, s, t, alw, out[4][c], out[5][c], out[6][c])
-    return _slots(alw, out[4][c], out[5][c], _span(s, t), slot_of, slot_pts, slot_nxt)
+                 np.full(n_slots, -1, np.int64))
 
 
 @njit(cache=True)
@@ -223,12 +243,10 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
     rolls' probabilities forwards, merged by (box, points), into row c of `out`
     (`policy_forward._views`); LANES needs at a time."""
     out_n, out_i, out_w, box = out[0][c], out[1][c], out[2][c], out[3][c]
-    n_rolls, n_boxes = t.score.shape
-    alw = np.zeros((n_rolls, n_boxes), np.bool_)
-    slot_of = np.zeros((n_rolls, n_boxes), np.int64)
-    slot_pts, slot_nxt = np.empty(n_rolls * n_boxes, np.int64), np.empty(n_rolls * n_boxes, np.int64)
-    n_slots = _state_slots(state, s, t, out, c, alw, slot_of, slot_pts, slot_nxt)
-    w = _work(t, s)
+    slot_of, slot_pts, slot_nxt = out[4][c], out[5][c], out[6][c]
+    alw = np.zeros(slot_of.shape, np.bool_)
+    n_slots = _state_slots(state, s, t, pt, alw, slot_of, slot_pts, slot_nxt, out[7][c])
+    w = _work(t, s, len(slot_pts))
     K = np.exp(-pt.theta[0] * TIE)
     weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))          # read by a risk policy's lane
     _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, weight, w.p1, w.m1)   # the means: every lane's
@@ -248,23 +266,20 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
 def state_outcomes(states, s, t, pt, out, c0):
     """For up to LANES states (one lane each: a risk or mean policy, need unused), rows c0, c0 + 1,
     ... of `out`: their turns worked together, LANES lanes of different states."""
-    n_rolls, n_boxes = t.score.shape
-    alw = np.zeros((LANES, n_rolls, n_boxes), np.bool_)
-    slot_of = np.zeros((LANES, n_rolls, n_boxes), np.int64)
-    slot_pts = np.empty((LANES, n_rolls * n_boxes), np.int64)
-    slot_nxt = np.empty((LANES, n_rolls * n_boxes), np.int64)
-    w = _work(t, s)
+    alw = np.zeros(out[4][c0].shape, np.bool_)
+    w = _work(t, s, out[5].shape[1])
     K = np.exp(-pt.theta[0] * TIE)
     weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))
     n = len(states)
     for v in range(n):
-        n_slots = _state_slots(states[v], s, t, out, c0 + v, alw[v], slot_of[v], slot_pts[v], slot_nxt[v])
-        _value_slots(n_slots, 0, slot_pts[v], slot_nxt[v], pt, weight, w.p1, w.m1)
-        last_roll(alw[v], slot_of[v], w.p1[:n_slots].reshape(n_slots, 1), w.m1, pt, K,     # lane v alone
+        c = c0 + v
+        n_slots = _state_slots(states[v], s, t, pt, alw, out[4][c], out[5][c], out[6][c], out[7][c])
+        _value_slots(n_slots, 0, out[5][c], out[6][c], pt, weight, w.p1, w.m1)
+        last_roll(alw, out[4][c], w.p1[:n_slots].reshape(n_slots, 1), w.m1, pt, K,     # lane v alone
                   w.e1[:, v:v + 1], w.e2[:, v:v + 1], w.box[:, v:v + 1])
     for v in range(n, LANES):                      # a short group repeats its last state's lane
         w.e1[:, v], w.e2[:, v], w.box[:, v] = w.e1[:, n - 1], w.e2[:, n - 1], w.box[:, n - 1]
     _turns(w, pt, K, s, t)
     for v in range(n):
         out[3][c0 + v][:, 0] = w.box[:, v]
-        out[0][c0 + v][0] = _merge(v, w.prob, w.box, slot_of[v], w.key, out[1][c0 + v][0], out[2][c0 + v][0])
+        out[0][c0 + v][0] = _merge(v, w.prob, w.box, out[4][c0 + v], w.key, out[1][c0 + v][0], out[2][c0 + v][0])
