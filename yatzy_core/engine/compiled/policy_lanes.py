@@ -41,13 +41,15 @@ def tie_floor(pt, x, K):
 
 
 @njit(cache=True)
-def last_roll(alw, slot_of, p1, m1, pt, K, e1, e2, box):
-    """Each last roll's box for the lanes of one state (the columns of e1: LANES needs of a
-    target policy, or one lane of a risk or mean policy): best primary (p1[slot, lane]), then
-    best mean (m1[slot], the same in every lane) within TIE of it, then the first in card
-    order (the boxes walked from the last, the last good one kept); its two values into e1, e2."""
+def last_roll(alw, slot_of, p1, m, pt, K, e1, e2, box):
+    """Each last roll's box for the lanes of e1 (LANES needs of one state of a target policy,
+    LANES states of a risk or mean policy sharing their slots, or one lane): best primary
+    (p1[slot, lane]), then best mean (m[slot, lane], or m[slot, 0] in every lane: a state's
+    needs share their means) within TIE of it, then the first in card order (the boxes walked
+    from the last, the last good one kept); its two values into e1, e2."""
     n_rolls, n_boxes = alw.shape
     lanes = e1.shape[1]
+    shared = m.shape[1] == 1
     best = np.empty(lanes)
     floor = np.empty(lanes)
     mean = np.empty(lanes)
@@ -65,14 +67,16 @@ def last_roll(alw, slot_of, p1, m1, pt, K, e1, e2, box):
             if alw[r, b]:
                 q = slot_of[r, b]
                 for v in range(lanes):
-                    mean[v] = max(mean[v], m1[q]) if p1[q, v] >= floor[v] else mean[v]
+                    mq = m[q, 0] if shared else m[q, v]
+                    mean[v] = max(mean[v], mq) if p1[q, v] >= floor[v] else mean[v]
         for b in range(n_boxes - 1, -1, -1):
             if alw[r, b]:
                 q = slot_of[r, b]
                 for v in range(lanes):
-                    ok = (p1[q, v] >= floor[v]) & (m1[q] >= mean[v] - TIE)
+                    mq = m[q, 0] if shared else m[q, v]
+                    ok = (p1[q, v] >= floor[v]) & (mq >= mean[v] - TIE)
                     e1[r, v] = p1[q, v] if ok else e1[r, v]
-                    e2[r, v] = m1[q] if ok else e2[r, v]
+                    e2[r, v] = mq if ok else e2[r, v]
                     box[r, v] = b if ok else box[r, v]
 
 

@@ -26,7 +26,7 @@ from numba import njit
 
 from .layout import LANES, _upper_step
 from .outcomes import _forward
-from .policy_lanes import last_roll, reroll_stage
+from .policy_lanes import LOW, last_roll, reroll_stage
 from ..turn import TIE
 
 __all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "score_classes", "n_slots_most",
@@ -202,7 +202,8 @@ class _Work(NamedTuple):
     e2: np.ndarray
     p1: np.ndarray       # (slots,): one lane's primary values (a risk or mean lane)
     m1: np.ndarray
-    p8: np.ndarray       # (slots, LANES): a state's lanes' primary values (`policy_lanes.last_roll`)
+    p8: np.ndarray       # (slots, LANES): the lanes' primary values (`policy_lanes.last_roll`)
+    m8: np.ndarray       # (slots, LANES): the lanes' means (LANES states sharing their slots)
     choice: np.ndarray   # (reroll stages, rolls, LANES)
     prob: np.ndarray
     box: np.ndarray      # (rolls, LANES)
@@ -216,7 +217,7 @@ def _work(t, s, n_slots):
     rows = (np.empty((n_keepers, LANES)), np.empty((n_keepers, LANES)), np.empty((n_keepers, LANES)),
             np.empty((n_rolls, LANES)))
     return _Work(rows, np.empty((n_rolls, LANES)), np.empty((n_rolls, LANES)),
-                 np.empty(n_slots), np.empty(n_slots), np.empty((n_slots, LANES)),
+                 np.empty(n_slots), np.empty(n_slots), np.empty((n_slots, LANES)), np.empty((n_slots, LANES)),
                  np.zeros((max(s.rolls_per_turn - 1, 1), n_rolls, LANES), np.int64),
                  np.empty((n_rolls, LANES)), np.zeros((n_rolls, LANES), np.int64),
                  np.full(n_slots, -1, np.int64))
@@ -255,7 +256,7 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
         for q in range(n_slots):
             for v in range(LANES):                  # a short group repeats its last need
                 w.p8[q, v] = _primary(pt, slot_nxt[q], slot_pts[q], needs[l0 + min(v, n - 1)], weight)
-        last_roll(alw, slot_of, w.p8, w.m1, pt, K, w.e1, w.e2, w.box)
+        last_roll(alw, slot_of, w.p8, w.m1.reshape(-1, 1), pt, K, w.e1, w.e2, w.box)
         _turns(w, pt, K, s, t)
         for v in range(n):
             box[:, l0 + v] = w.box[:, v]
@@ -265,20 +266,41 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
 @njit(cache=True)
 def state_outcomes(states, s, t, pt, out, c0):
     """For up to LANES states (one lane each: a risk or mean policy, need unused), rows c0, c0 + 1,
-    ... of `out`: their turns worked together, LANES lanes of different states."""
-    alw = np.zeros(out[4][c0].shape, np.bool_)
+    ... of `out`: their turns worked together, LANES lanes of different states. States without
+    jokers share their slots (the score classes, a closed box's valued below every other), so
+    their last rolls are chosen together too; a state with jokers chooses its own alone."""
+    n_rolls, n_boxes = out[4][c0].shape
+    alw = np.zeros((n_rolls, n_boxes), np.bool_)
     w = _work(t, s, out[5].shape[1])
     K = np.exp(-pt.theta[0] * TIE)
     weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))
-    n = len(states)
+    n, n_cls = len(states), len(pt.cls_box)
+    alone = np.zeros(LANES, np.bool_)
     for v in range(n):
         c = c0 + v
         n_slots = _state_slots(states[v], s, t, pt, alw, out[4][c], out[5][c], out[6][c], out[7][c])
         _value_slots(n_slots, 0, out[5][c], out[6][c], pt, weight, w.p1, w.m1)
-        last_roll(alw, out[4][c], w.p1[:n_slots].reshape(n_slots, 1), w.m1, pt, K,     # lane v alone
-                  w.e1[:, v:v + 1], w.e2[:, v:v + 1], w.box[:, v:v + 1])
+        if n_slots > n_cls:                        # jokers: its own slots
+            alone[v] = True
+            last_roll(alw, out[4][c], w.p1[:n_slots].reshape(n_slots, 1), w.m1[:n_slots].reshape(n_slots, 1),
+                      pt, K, w.e1[:, v:v + 1], w.e2[:, v:v + 1], w.box[:, v:v + 1])
+            continue
+        for q in range(n_cls):                     # (without jokers every roll's row of alw is the same)
+            w.p8[q, v] = w.p1[q] if alw[0, pt.cls_box[q]] else LOW
+            w.m8[q, v] = w.m1[q]
     for v in range(n, LANES):                      # a short group repeats its last state's lane
-        w.e1[:, v], w.e2[:, v], w.box[:, v] = w.e1[:, n - 1], w.e2[:, n - 1], w.box[:, n - 1]
+        alone[v] = alone[n - 1]
+        w.p8[:n_cls, v], w.m8[:n_cls, v] = w.p8[:n_cls, n - 1], w.m8[:n_cls, n - 1]
+    every = np.ones((n_rolls, n_boxes), np.bool_)
+    if not alone.any():
+        last_roll(every, pt.cls, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
+    else:
+        for v in range(n):
+            if not alone[v]:
+                last_roll(every, pt.cls, w.p8[:n_cls, v:v + 1], w.m8[:n_cls, v:v + 1], pt, K,
+                          w.e1[:, v:v + 1], w.e2[:, v:v + 1], w.box[:, v:v + 1])
+        for v in range(n, LANES):
+            w.e1[:, v], w.e2[:, v], w.box[:, v] = w.e1[:, n - 1], w.e2[:, n - 1], w.box[:, n - 1]
     _turns(w, pt, K, s, t)
     for v in range(n):
         out[3][c0 + v][:, 0] = w.box[:, v]
