@@ -20,9 +20,16 @@ Measured 2026-11-24 (2-core machine; CPU time, all threads):
     max-mean 3.5 s, risk 11.4 s (3.3x), table 28.3 s; the target pass, timed in the frontier run
     (results/frontier.json, load 4-5): T=250 167 s CPU (5.9x its table), T=150..350 40-195 s;
     yatzy risk 40-45 s, target T=150 742 s.
-The goals (risk <= 10 s for Yatzy, target <= its table) are not met: per lane the pass also
-carries the mean for the tie rule, walks the ties, follows the final roll's probabilities and
-merges the outcomes, about 4x the table's work, and the table works 16 lanes at a time.
+Measured 2026-11-25 (load about 1-2 at the start, the code before and after in the same hour,
+back to back): a state's slots from score classes (`policy_turn.score_classes`) instead of
+scoring every roll x box, and the last roll chosen for 8 states at once (risk and mean):
+  * yatzy risk theta=0.05 (repeat 3, medians): 24.69 s -> 11.83 s wall (4.25x -> 1.98x max-mean's
+    5.98 s); yahtzee 7.48 s -> 4.53 s (2.29x -> 1.48x);
+  * yahtzee-no-bonus (repeat 1): risk 7.42 s -> 3.55 s (3.48x -> 1.74x max-mean); target T=250
+    121.5 s -> 112.6 s wall (216 s -> 215 s CPU; its table 16-29 s): the target pass is its lanes'
+    work (per lane the mean for the tie rule, the tie walk, the final roll's probabilities followed
+    and merged), which scoring by classes does not touch.
+The goals (risk <= 10 s for Yatzy: 11.8 s; target <= its table: about 4-7x) are not met yet.
 """
 from __future__ import annotations
 
