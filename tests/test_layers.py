@@ -69,7 +69,7 @@ LAYERS = [
     ["cli.study", "cli.distribution", "cli.grade"],
     ["cli.command"],
     ["__main__", "ui.play_for"],                # what the explorer ranks by
-    ["ui.scorecard", "ui.dice_widget", "ui.background"],   # the pad's card and the dice, for both pages
+    ["ui.scorecard", "ui.dice_widget", "ui.background", "ui.score_bars"],   # the pad's card, the dice, bars as SVG
     ["ui.coach_outlook"],                         # the final score's distribution: coach and explorer
     ["ui.plots", "ui.state_graph", "ui.widgets", "ui.coach_log"],
     ["ui.coach_beat"],
