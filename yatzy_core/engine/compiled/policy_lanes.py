@@ -41,13 +41,15 @@ def tie_floor(pt, x, K):
 
 
 @njit(cache=True)
-def last_roll(alw, slot_of, p1, m, pt, K, e1, e2, box):
+def last_roll(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box):
     """Each last roll's box for the lanes of e1 (LANES needs of one state of a target policy,
-    LANES states of a risk or mean policy sharing their slots, or one lane): best primary
-    (p1[slot, lane]), then best mean (m[slot, lane], or m[slot, 0] in every lane: a state's
-    needs share their means) within TIE of it, then the first in card order (the boxes walked
-    from the last, the last good one kept); its two values into e1, e2."""
-    n_rolls, n_boxes = alw.shape
+    LANES states of a risk or mean policy sharing their slots, or one lane), among `boxes` (in
+    card order: the open ones, or all) where alw allows: best primary (p1[slot, lane]), then
+    best mean (m[slot, lane], or m[slot, 0] in every lane: a state's needs share their means)
+    within TIE of it, then the first in card order (the boxes walked from the last, the last
+    good one kept); its two values into e1, e2."""
+    n_rolls = alw.shape[0]
+    n_open = len(boxes)
     lanes = e1.shape[1]
     shared = m.shape[1] == 1
     best = np.empty(lanes)
@@ -55,7 +57,8 @@ def last_roll(alw, slot_of, p1, m, pt, K, e1, e2, box):
     mean = np.empty(lanes)
     for r in range(n_rolls):
         best[:] = -np.inf
-        for b in range(n_boxes):
+        for i in range(n_open):
+            b = boxes[i]
             if alw[r, b]:
                 q = slot_of[r, b]
                 for v in range(lanes):
@@ -63,13 +66,15 @@ def last_roll(alw, slot_of, p1, m, pt, K, e1, e2, box):
         for v in range(lanes):
             floor[v] = tie_floor(pt, best[v], K)
             mean[v] = LOW
-        for b in range(n_boxes):
+        for i in range(n_open):
+            b = boxes[i]
             if alw[r, b]:
                 q = slot_of[r, b]
                 for v in range(lanes):
                     mq = m[q, 0] if shared else m[q, v]
                     mean[v] = max(mean[v], mq) if p1[q, v] >= floor[v] else mean[v]
-        for b in range(n_boxes - 1, -1, -1):
+        for i in range(n_open - 1, -1, -1):
+            b = boxes[i]
             if alw[r, b]:
                 q = slot_of[r, b]
                 for v in range(lanes):

@@ -77,6 +77,26 @@ def n_slots_most(pt: PolicyTables, t) -> int:
 
 
 @njit(cache=True)
+def _allowed(state, s):
+    """The boxes a state may score in, as bits."""
+    mask = state // s.n_flags // s.n_upper
+    return ~mask & (mask + 1) if s.forced_order == 1 else ~mask
+
+
+@njit(cache=True)
+def _open_boxes(state, s, n_boxes):
+    """The boxes a state may score in, in card order."""
+    allowed = _allowed(state, s)
+    boxes = np.empty(n_boxes, np.int64)
+    n = 0
+    for b in range(n_boxes):
+        if (allowed >> b) & 1:
+            boxes[n] = b
+            n += 1
+    return boxes[:n]
+
+
+@njit(cache=True)
 def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
     """Number the distinct (box, points, next state) of `state`'s allowed (roll, box) pairs: a
     slot per score class (`score_classes`: its points, bonuses and next state follow from the
@@ -89,7 +109,7 @@ def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
     y0 = state % s.n_flags
     u = (state // s.n_flags) % s.n_upper
     mask = state // s.n_flags // s.n_upper
-    allowed = ~mask & (mask + 1) if s.forced_order == 1 else ~mask
+    allowed = _allowed(state, s)
     yi, n_flags, n_upper = s.yahtzee_index, s.n_flags, s.n_upper
     for q in range(len(pt.cls_box)):
         b, p = pt.cls_box[q], pt.cls_score[q]
@@ -251,12 +271,15 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
     K = np.exp(-pt.theta[0] * TIE)
     weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))          # read by a risk policy's lane
     _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, weight, w.p1, w.m1)   # the means: every lane's
+    boxes, allowed, n_cls = _open_boxes(state, s, slot_of.shape[1]), _allowed(state, s), len(pt.cls_box)
     for l0 in range(0, len(needs), LANES):
         n = min(LANES, len(needs) - l0)
         for q in range(n_slots):
+            if q < n_cls and (allowed >> pt.cls_box[q]) & 1 == 0:
+                continue                            # a used box's class: never read
             for v in range(LANES):                  # a short group repeats its last need
                 w.p8[q, v] = _primary(pt, slot_nxt[q], slot_pts[q], needs[l0 + min(v, n - 1)], weight)
-        last_roll(alw, slot_of, w.p8, w.m1.reshape(-1, 1), pt, K, w.e1, w.e2, w.box)
+        last_roll(alw, slot_of, boxes, w.p8, w.m1.reshape(-1, 1), pt, K, w.e1, w.e2, w.box)
         _turns(w, pt, K, s, t)
         for v in range(n):
             box[:, l0 + v] = w.box[:, v]
@@ -282,8 +305,9 @@ def state_outcomes(states, s, t, pt, out, c0):
         _value_slots(n_slots, 0, out[5][c], out[6][c], pt, weight, w.p1, w.m1)
         if n_slots > n_cls:                        # jokers: its own slots
             alone[v] = True
-            last_roll(alw, out[4][c], w.p1[:n_slots].reshape(n_slots, 1), w.m1[:n_slots].reshape(n_slots, 1),
-                      pt, K, w.e1[:, v:v + 1], w.e2[:, v:v + 1], w.box[:, v:v + 1])
+            last_roll(alw, out[4][c], _open_boxes(states[v], s, n_boxes), w.p1[:n_slots].reshape(n_slots, 1),
+                      w.m1[:n_slots].reshape(n_slots, 1), pt, K, w.e1[:, v:v + 1], w.e2[:, v:v + 1],
+                      w.box[:, v:v + 1])
             continue
         for q in range(n_cls):                     # (without jokers every roll's row of alw is the same)
             w.p8[q, v] = w.p1[q] if alw[0, pt.cls_box[q]] else LOW
@@ -291,14 +315,14 @@ def state_outcomes(states, s, t, pt, out, c0):
     for v in range(n, LANES):                      # a short group repeats its last state's lane
         alone[v] = alone[n - 1]
         w.p8[:n_cls, v], w.m8[:n_cls, v] = w.p8[:n_cls, n - 1], w.m8[:n_cls, n - 1]
-    every = np.ones((n_rolls, n_boxes), np.bool_)
+    every, all_boxes = np.ones((n_rolls, n_boxes), np.bool_), np.arange(n_boxes)
     if not alone.any():
-        last_roll(every, pt.cls, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
+        last_roll(every, pt.cls, all_boxes, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
     else:
         for v in range(n):
             if not alone[v]:
-                last_roll(every, pt.cls, w.p8[:n_cls, v:v + 1], w.m8[:n_cls, v:v + 1], pt, K,
-                          w.e1[:, v:v + 1], w.e2[:, v:v + 1], w.box[:, v:v + 1])
+                last_roll(every, pt.cls, _open_boxes(states[v], s, n_boxes), w.p8[:n_cls, v:v + 1],
+                          w.m8[:n_cls, v:v + 1], pt, K, w.e1[:, v:v + 1], w.e2[:, v:v + 1], w.box[:, v:v + 1])
         for v in range(n, LANES):
             w.e1[:, v], w.e2[:, v], w.box[:, v] = w.e1[:, n - 1], w.e2[:, n - 1], w.box[:, n - 1]
     _turns(w, pt, K, s, t)
