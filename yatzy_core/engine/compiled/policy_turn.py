@@ -10,12 +10,15 @@ exp(theta points) U(next), compared on the certainty-equivalent scale) or mean p
 For every lane the turn is worked backwards (the last roll's box, then each reroll's keeper,
 the lexicographic best of (primary, mean) with the preference order of `turn` after that)
 and then forwards (the first roll's probabilities moved through the chosen keepers), then the
-final rolls are merged by (box, points): `Outcomes` of each lane. Lanes are worked LANES at a
-time (`policy_lanes`): a target policy's consecutive needs of one state (its slots valued once,
-the last roll's box chosen for all of them together), or a risk or mean policy's consecutive
-states, one lane each. A state's distinct (box, points, next state) are valued once per lane,
-not once per roll; a risk value's exp(theta points) is a table lookup and its tie test a
-product (`policy_lanes.tie_floor`), no log taken.
+final rolls are merged by slot: `Outcomes` of each lane. Lanes are worked LANES at a time
+(`policy_lanes`): a target policy's consecutive needs of one state (its slots valued once, the
+last roll's box chosen for all of them together), or a risk or mean policy's consecutive states,
+one lane each (their last roll's box chosen together too when none has jokers). A slot is a
+(box, points, next state) valued once per lane, not once per roll: one per score class of the
+rule set (`score_classes`, the distinct (box, score) pairs), plus, with jokers, one per
+n-of-a-kind roll and box (such a slot may repeat another's (box, points, next state): its
+outcomes are then pushed apart, the same sum). A risk value's exp(theta points) is a table
+lookup and its tie test a product (`policy_lanes.tie_floor`), no log taken.
 """
 from __future__ import annotations
 
@@ -98,12 +101,12 @@ def _open_boxes(state, s, n_boxes):
 
 @njit(cache=True)
 def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
-    """Number the distinct (box, points, next state) of `state`'s allowed (roll, box) pairs: a
+    """The slots of `state`'s allowed (roll, box) pairs, each a (box, points, next state): a
     slot per score class (`score_classes`: its points, bonuses and next state follow from the
     class), and with jokers (the Yahtzee box used) one per n-of-a-kind roll and box, scored as
     `turn.score_box` scores a joker. Fills alw, slot_of (rolls x boxes) and each slot's points,
     next state and (box points, upper bonus, Yahtzee bonus); returns how many slots. A class of
-    a used box gets harmless values (points 0, this state): no roll may choose it."""
+    a closed box gets harmless values (points 0, this state): no roll may choose it."""
     joker, face_of_box, kind_face = t.joker, t.face_of_box, t.kind_face
     n_rolls, n_boxes = alw.shape
     y0 = state % s.n_flags
@@ -194,7 +197,7 @@ def _value_slots(n, need, slot_pts, slot_nxt, pt, weight, p1, m1):
 
 @njit(cache=True)
 def _merge(v, prob, box, slot_of, key, out_i, out_w):
-    """Lane v's final rolls merged by (box, points, next state), in order of first appearance:
+    """Lane v's final rolls merged by slot (box, points, next state), in order of first appearance:
     out_i[m] is a roll standing for them; returns how many. `key` (one entry per slot) is -1 on
     entry and exit."""
     n = 0
@@ -276,7 +279,7 @@ def lane_outcomes(state, needs, s, t, pt, out, c):
         n = min(LANES, len(needs) - l0)
         for q in range(n_slots):
             if q < n_cls and (allowed >> pt.cls_box[q]) & 1 == 0:
-                continue                            # a used box's class: never read
+                continue                            # a closed box's class: never read
             for v in range(LANES):                  # a short group repeats its last need
                 w.p8[q, v] = _primary(pt, slot_nxt[q], slot_pts[q], needs[l0 + min(v, n - 1)], weight)
         last_roll(alw, slot_of, boxes, w.p8, w.m1.reshape(-1, 1), pt, K, w.e1, w.e2, w.box)
