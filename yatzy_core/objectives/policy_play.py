@@ -26,7 +26,7 @@ from ..game.checks import whole_number
 from ..engine.compiled.forward import start_rows
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.policy_forward import push_policy, tie_layer
-from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables, score_classes
+from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables, n_slots_most, score_classes
 from ..engine.solutions import solution_for
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
@@ -130,6 +130,6 @@ def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
             continue
         reps = space.representatives(layer)   # states that cannot differ share their row
         with vectorizing():
-            tie_layer(np.unique(reps), W, s, t, pt)
+            tie_layer(np.unique(reps), W, s, t, pt, n_slots_most(pt, t))
         W[layer] = W[reps]
     return W

@@ -28,9 +28,14 @@ import functools
 import threading
 from typing import Callable
 
-__all__ = ["Latest", "Superseded"]
+__all__ = ["Latest", "Superseded", "reraise"]
 
 Job = Callable[[Callable[[], None]], "Callable[[], None] | None"]   # checkpoint -> what shows it
+
+
+def reraise(err: BaseException) -> None:
+    """An error caught on the worker raised again where results show (or inside `Output.capture`)."""
+    raise err
 
 
 class Superseded(Exception):
@@ -100,14 +105,10 @@ class Latest:
             with self._lock:
                 self.superseded += 1
         except Exception as err:   # noqa: BLE001 - raised again where results show: on_error
-            self._at_home(generation, functools.partial(self._raise, err))
+            self._at_home(generation, functools.partial(reraise, err))
         else:
             if show is not None:
                 self._at_home(generation, show)
-
-    @staticmethod
-    def _raise(err: BaseException) -> None:
-        raise err
 
     def _at_home(self, generation: int, show: Callable[[], None]) -> None:
         """Run `show` on the thread that made this, unless a newer job came by then."""

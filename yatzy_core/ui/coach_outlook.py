@@ -27,7 +27,7 @@ import numpy as np
 from ..game.checks import whole_number
 from ..objectives.distribution import ScoreDistribution
 from ..objectives.midgame import position_distribution
-from .background import Latest
+from .background import Latest, reraise   # noqa: F401 (reraise: the pages' on_error)
 from .play_for import OBJECTIVES, policy_outlook
 from .score_bars import bars_svg
 
@@ -53,11 +53,6 @@ def game_outlook(game, objective: str = "mean", goal: int = DEFAULT_TARGET,
     if game.over:
         return game_distribution(game), "game over"
     return policy_outlook(game.position, objective, game.total, goal, goal, theta)
-
-
-def reraise(err: BaseException) -> None:
-    """A worker's error raised again: inside `Output.capture`, shown under the page."""
-    raise err
 
 
 def _check_target(target) -> int:

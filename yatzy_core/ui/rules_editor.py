@@ -10,8 +10,9 @@ Three layers, as in the explorer (`widgets.py`):
 3. a widget change calls `request(...)`, which sets the settings and re-solves on a worker thread
    (`background.Latest`): a newer change supersedes a solve still running, which stops at its
    next layer, and only the newest result is shown (drawn on the kernel's thread: widgets are not
-   thread-safe; only the status line and progress bar are set from the worker). `update(...)` does the same in the calling
-   thread and returns when the results are there: cells and tests use it.
+   thread-safe; only the status line and progress bar are set from the worker). `update(...)`
+   does the same in the calling thread and returns when the results are there: cells and tests
+   use it.
 
 Solutions stay in memory (the last few rule sets; a 5-dice solve takes well under a second).
 The exact score distributions take a forward pass per rule set (`distribution.score_distribution`,

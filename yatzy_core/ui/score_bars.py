@@ -56,7 +56,7 @@ def bars_svg(probabilities, target: int, title: str) -> str:
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     n = hi - lo + 1
     bars = n if len(live) else 0
-    top = float(p[lo:hi + 1].max()) * 1.05 if len(live) else 1.0
+    top = float(p[lo:hi + 1].max()) * 1.05 if bars else 1.0
     x_of = lambda score: LEFT + (score - lo) * plot_w / n            # noqa: E731 (left edge of a bar)
     y_of = lambda prob: TOP + plot_h * (1 - prob / top)              # noqa: E731
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '

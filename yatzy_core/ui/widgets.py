@@ -33,7 +33,8 @@ from ..advice.advisor import Advice, advise
 from ..engine.position import Position, parse_dice
 from ..game.rules import get_rules, rule_names
 from ..engine.solutions import solution_for
-from .coach_outlook import Outlook, reraise
+from .background import reraise
+from .coach_outlook import Outlook
 from .dice_widget import DiceTable
 from .play_for import OBJECTIVES, Shown, mean_rows, objective_rows, policy_outlook
 from .scorecard import box_label

@@ -36,7 +36,8 @@ from ..advice.gamelog import dumps, loads, paper_game, undo
 from ..game.rules import Rules, get_rules, rule_names
 from .coach_beat import BeatPanel
 from .coach_log import LogPanel, own_rules
-from .coach_outlook import Outlook, reraise
+from .background import reraise
+from .coach_outlook import Outlook
 from .dice_widget import DiceTable
 from .scorecard import game_card_html
 from .widgets import advice_table, classed

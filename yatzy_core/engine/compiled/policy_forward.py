@@ -234,14 +234,14 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
 
 
 @njit(parallel=True, cache=True)
-def tie_layer(states, W, s, t, pt):
+def tie_layer(states, W, s, t, pt, n_slots):
     """W[state, n] = P(gaining at least n - 1 more points) playing every turn for n (the
     target policy of `pt`), for each state of one layer (their next states' rows done):
     each lane's merged outcomes, W of the next state shifted by the points (certain at 1 or
-    less). Lanes past the state's band + 1 stay 0: n - 1 points more than it can gain."""
+    less). Lanes past the state's band + 1 stay 0: n - 1 points more than it can gain.
+    n_slots: `policy_turn.n_slots_most`."""
     n_rolls, n_boxes = t.score.shape
     n_max = W.shape[1] - 1
-    n_slots = len(pt.cls_box) + np.sum(t.kind_face > 0) * n_boxes    # policy_turn.n_slots_most
     for c in prange(len(states)):
         state = states[c]
         L = min(pt.band[state] + 1, n_max) + 1

@@ -223,7 +223,7 @@ class _Work(NamedTuple):
     rows: tuple    # (k1, k2, top, floor): keepers x LANES (`policy_lanes.reroll_stage`)
     e1: np.ndarray
     e2: np.ndarray
-    p1: np.ndarray       # (slots,): one lane's primary values (a risk or mean lane)
+    p1: np.ndarray       # (slots,): one lane's primary values (a risk or mean lane; a target lane's: unread)
     m1: np.ndarray
     p8: np.ndarray       # (slots, LANES): the lanes' primary values (`policy_lanes.last_roll`)
     m8: np.ndarray       # (slots, LANES): the lanes' means (LANES states sharing their slots)
@@ -264,7 +264,7 @@ def _turns(w, pt, K, s, t):
 @njit(cache=True)
 def lane_outcomes(state, needs, s, t, pt, out, c):
     """For each lane l (need n = needs[l]) of `state`: its choices worked backwards, its final
-    rolls' probabilities forwards, merged by (box, points), into row c of `out`
+    rolls' probabilities forwards, merged by slot, into row c of `out`
     (`policy_forward._views`); LANES needs at a time."""
     out_n, out_i, out_w, box = out[0][c], out[1][c], out[2][c], out[3][c]
     slot_of, slot_pts, slot_nxt = out[4][c], out[5][c], out[6][c]
