@@ -45,6 +45,7 @@ LAYERS = [
     ["engine.compiled.policy_lanes"],             # a policy's rerolls, LANES lanes at once
     ["engine.compiled.policy_turn"],              # any policy's turn: needs or states as lanes
     ["engine.compiled.policy_forward"],           # ... pushed forwards
+    ["engine.compiled.policy_ties"],              # ... the beat policy's ties, carried backwards
     ["objectives.objective"],                     # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["objectives.targets"],
     ["objectives.distribution"],

@@ -161,6 +161,25 @@ def test_the_beat_policy_ties_as_its_forward_distribution_says(tiny):
     assert beat["second wins"] == pytest.approx(second_player(dist, tiny)["second wins"])
 
 
+def test_the_tie_table_is_the_forward_passs_tail_with_jokers_and_both_bonuses():
+    """W(start, S + 1) is P(final >= S) playing for S + 1: the backward carry of W
+    (`policy_ties`) against the forward pass's pmf (`policy_forward`), both along the same
+    choices, on a Yahtzee game of four boxes (forced jokers, Yahtzee bonus 100, upper bonus 35
+    at 20)."""
+    from yatzy_core.objectives.policy_play import target_distribution, tie_table
+    y = get_rules("yahtzee")
+    box = dict(zip(y.box_names, y.boxes))
+    small = y.with_(name="fives-sixes-yahtzee-chance", upper_bonus_threshold=20,
+                    boxes=(box["fives"], box["sixes"], box["yahtzee"], box["chance"]))
+    t = solve_targets(small, 300)
+    W = tie_table(t)
+    assert W.shape == (672, 301) and (W[0, :2] == 1.0).all()
+    for S in (40, 75, 110, 160, 240):
+        d = target_distribution(t, S + 1)
+        assert W[0, S + 1] == pytest.approx(d[S:].sum(), abs=1e-14)
+    assert W[0, 111] == pytest.approx(0.1433948190285185, abs=1e-14)   # P(final >= 110) playing for 111
+
+
 @pytest.mark.parametrize("goal", [14, 26, 33])
 def test_the_target_policy_played_forwards_reaches_the_computed_probability(tiny, goal):
     """The exact distribution of the policy (policy_play) hits the goal with V(start, goal), and

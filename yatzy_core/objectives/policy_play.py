@@ -25,7 +25,8 @@ import numpy as np
 from ..game.checks import whole_number
 from ..engine.compiled.forward import start_rows
 from ..engine.compiled.layout import tables, vectorizing
-from ..engine.compiled.policy_forward import push_policy, tie_layer
+from ..engine.compiled.policy_forward import push_policy
+from ..engine.compiled.policy_ties import tie_layer
 from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables, n_slots_most, score_classes
 from ..engine.solutions import solution_for
 from ..game.rules import Rules, get_rules
@@ -106,7 +107,7 @@ def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
     is played for n (the target policy of `targets`, ties broken by the mean as in
     `target_play`). Playing to beat a known score S is playing for n = S + 1: it wins with
     V(start, S + 1) and ties with W(start, S + 1) - V(start, S + 1). One compiled backward pass
-    along the policy (`policy_forward.tie_layer`, states in parallel); `dtype=np.float32`
+    along the policy (`policy_ties.tie_layer`, states in parallel); `dtype=np.float32`
     halves the memory; `progress(used)` is called before each layer.
 
     >>> from yatzy_core.game.rules import get_rules

@@ -21,7 +21,7 @@ from .layout import LANES, tables, vectorizing
 from .policy_turn import TARGET_MODE, PolicyTables, lane_outcomes, n_slots_most, state_outcomes
 from ...game.states import StateSpace
 
-__all__ = ["push_policy", "tie_layer"]
+__all__ = ["push_policy"]
 
 
 def _most_so_far(space: StateSpace, states) -> np.ndarray:
@@ -165,7 +165,7 @@ def _work(states, lo, widths, goal, target, s, t, pt, out):
 def _work_needs(states, lo, widths, goal, s, t, pt, out):
     for c in prange(len(states)):
         cmin, n = _lanes(goal, lo[c], widths[c], True, pt.band[states[c]] + 1)
-        lane_outcomes(states[c], np.arange(cmin, cmin + n), s, t, pt, out, c)
+        lane_outcomes(states[c], cmin, n, s, t, pt, out, c)
 
 
 @njit(parallel=True, cache=True)
@@ -231,32 +231,3 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
                     acc[part, n_boxes + 2] += w
                 if b == kind_box and split[c, q, 0] > 0:
                     acc[part, n_boxes + 3] += w
-
-
-@njit(parallel=True, cache=True)
-def tie_layer(states, W, s, t, pt, n_slots):
-    """W[state, n] = P(gaining at least n - 1 more points) playing every turn for n (the
-    target policy of `pt`), for each state of one layer (their next states' rows done):
-    each lane's merged outcomes, W of the next state shifted by the points (certain at 1 or
-    less). Lanes past the state's band + 1 stay 0: n - 1 points more than it can gain.
-    n_slots: `policy_turn.n_slots_most`."""
-    n_rolls, n_boxes = t.score.shape
-    n_max = W.shape[1] - 1
-    for c in prange(len(states)):
-        state = states[c]
-        L = min(pt.band[state] + 1, n_max) + 1
-        out = (np.zeros((1, L), np.int64), np.zeros((1, L, n_rolls), np.int64),
-               np.zeros((1, L, n_rolls)), np.zeros((1, n_rolls, L), np.int64),
-               np.zeros((1, n_rolls, n_boxes), np.int64), np.zeros((1, n_slots), np.int64),
-               np.zeros((1, n_slots), np.int64), np.zeros((1, n_slots, 3), np.int64))
-        lane_outcomes(state, np.arange(L), s, t, pt, out, 0)
-        out_n, out_i, out_w, box, slot_of = out[0][0], out[1][0], out[2][0], out[3][0], out[4][0]
-        pts, nxt = out[5][0], out[6][0]
-        for n in range(L):
-            acc = 0.0
-            for m in range(out_n[n]):
-                r = out_i[n, m]
-                q = slot_of[r, box[r, n]]
-                rest = n - pts[q]
-                acc += out_w[n, m] * (1.0 if rest <= 1 else W[nxt[q], rest])
-            W[state, n] = acc
