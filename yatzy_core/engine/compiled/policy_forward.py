@@ -18,7 +18,7 @@ from numba import get_num_threads, njit, prange
 
 from .forward import Rows, _rep, _trim
 from .layout import LANES, tables, vectorizing
-from .policy_turn import TARGET_MODE, PolicyTables, lane_outcomes, n_slots_most, state_outcomes
+from .policy_turn import TARGET_MODE, PolicyTables, has_jokers, lane_outcomes, n_slots_most, state_outcomes
 from ...game.states import StateSpace
 
 __all__ = ["push_policy"]
@@ -148,7 +148,7 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
         out = _views(pool, j - i, most, n_rolls, n_boxes, n_slots)
         _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
         _push((rows.lo, rows.start, rows.data), (nxt.start, nxt.data), where, s,
-              (room, pt.band, live), (i, j, goal, int(target), kind_box), out, acc)
+              (room, pt.band, live, pt.cls), (i, j, goal, int(target), kind_box), out, acc)
 
 
 def _work(states, lo, widths, goal, target, s, t, pt, out):
@@ -179,8 +179,9 @@ def _work_states(states, s, t, pt, out):
 def _push(source, dest, where, s, states, how, out, acc):
     """Rows i0..i1 of `source` (lo, start, data) pushed along their lanes' outcomes `out` into
     `dest` (start, data), next states split among acc's parts (one row of sums each) so that no
-    row has two writers. `states` is (upper room, band, live states), `how` (i0, i1, goal,
-    target, kind box): flat tuples, since a tuple holding a tuple cannot enter prange."""
+    row has two writers. `states` is (upper room, band, live states, score classes), `how` (i0,
+    i1, goal, target, kind box): flat tuples, since a tuple holding a tuple cannot enter prange.
+    A state without jokers reads its slots from the classes (`policy_turn.has_jokers`)."""
     for part in prange(acc.shape[0]):
         _push_part(part, source, dest, where, s, states, how, out, acc)
 
@@ -192,7 +193,7 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
     same loops written inside the parallel loop ran ten times slower.)"""
     lo, start, data = source
     nstart, ndata = dest
-    room, band, live = states
+    room, band, live, cls = states
     i0, i1, goal, target, kind_box = how
     out_n, out_i, out_w, box, slot_of, pts, nxt, split = out
     n_boxes = slot_of.shape[2]
@@ -202,6 +203,7 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
         row = data[start[i]:start[i + 1]]
         x0 = lo[i]
         top = band[live[i]] + 1 if target else 0
+        slots = slot_of[c] if has_jokers(live[i], s) else cls
         cmin, n_lanes = _lanes(goal, x0, len(row), target, top)
         for lane in range(n_lanes):
             a, b_ = _span(goal, x0, len(row), target, top, cmin + lane)
@@ -209,7 +211,7 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
             for m in range(out_n[c, lane]):
                 r = out_i[c, lane, m]
                 b = box[c, r, lane]
-                q = slot_of[c, r, b]
+                q = slots[r, b]
                 d = where[_rep(nxt[c, q], s, room)]
                 if d < 0:
                     raise ValueError("a next state has no row")

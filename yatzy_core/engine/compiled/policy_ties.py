@@ -17,7 +17,8 @@ from numba import njit, prange
 
 from .layout import LANES
 from .policy_lanes import follow_stage, last_roll, reroll_stage
-from .policy_turn import _allowed, _open_boxes, _span, _state_slots, _value_slots, _work, target_values
+from .policy_turn import (_allowed, _open_boxes, _slot_table, _span, _state_slots, _value_slots, _work,
+                          target_values)
 from ..turn import TIE
 
 __all__ = ["tie_layer"]
@@ -47,7 +48,7 @@ def _tie_block(states, W, s, t, pt, n_slots):
     """`tie_layer` for a run of states, in one thread's working arrays."""
     n_rolls, n_boxes = t.score.shape
     n_max = W.shape[1] - 1
-    alw = np.zeros((n_rolls, n_boxes), np.bool_)
+    alw, every = np.zeros((n_rolls, n_boxes), np.bool_), np.ones((n_rolls, n_boxes), np.bool_)
     slot_of = np.zeros((n_rolls, n_boxes), np.int64)
     spts, snxt = np.zeros(n_slots, np.int64), np.zeros(n_slots, np.int64)
     split = np.zeros((n_slots, 3), np.int64)
@@ -59,8 +60,9 @@ def _tie_block(states, W, s, t, pt, n_slots):
     for state in states:
         L = min(pt.band[state] + 1, n_max) + 1
         n = _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split)
-        _value_slots(n, 0, spts, snxt, pt, weight, w.p1, w.m1)      # the means: every lane's
+        al, slots = _slot_table(state, s, pt, alw, slot_of, every)
         boxes, allowed = _open_boxes(state, s, n_boxes), _allowed(state, s)
+        _value_slots(n, 0, spts, snxt, pt, weight, w.p1, w.m1, allowed)   # the means: every lane's
         for l0 in range(0, L, LANES):
             last = min(l0 + LANES, L) - 1                # a short group repeats its last need
             target_values(w.p8, n, allowed, l0, last, spts, snxt, pt)
@@ -71,10 +73,10 @@ def _tie_block(states, W, s, t, pt, n_slots):
                 for v in range(LANES):
                     rest = min(l0 + v, last) - spts[q]
                     w8[q, v] = 1.0 if rest <= 1 else row[rest]
-            last_roll(alw, slot_of, boxes, w.p8, w.m1.reshape(-1, 1), pt, K, w.e1, w.e2, w.box)
+            last_roll(al, slots, boxes, w.p8, w.m1.reshape(-1, 1), pt, K, w.e1, w.e2, w.box)
             for r in range(n_rolls):
                 for v in range(LANES):
-                    e3[r, v] = w8[slot_of[r, w.box[r, v]], v]
+                    e3[r, v] = w8[slots[r, w.box[r, v]], v]
             for stage in range(s.rolls_per_turn - 1):
                 reroll_stage(w.rows, w.e1, w.e2, w.choice[stage], pt, K, s, t)
                 follow_stage(k3, e3, w.choice[stage], s, t)

@@ -33,7 +33,7 @@ from .policy_lanes import LOW, last_roll, reroll_stage
 from ..turn import TIE
 
 __all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "score_classes", "n_slots_most",
-           "lane_outcomes", "state_outcomes"]
+           "has_jokers", "lane_outcomes", "state_outcomes"]
 
 MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
 
@@ -100,13 +100,31 @@ def _open_boxes(state, s, n_boxes):
 
 
 @njit(cache=True)
+def has_jokers(state, s):
+    """Whether n-of-a-kind rolls are scored one by one in `state` (its Yahtzee box used, the
+    flag tracked): its slots are then its own (`_state_slots`), else the rule set's classes."""
+    return s.tracks_flag == 1 and (state // s.n_flags // s.n_upper >> s.yahtzee_index) & 1 == 1
+
+
+@njit(cache=True)
+def _slot_table(state, s, pt, alw, slot_of, every):
+    """(allowed, slot of each (roll, box)) as `_state_slots` left them for `state`: its own
+    arrays with jokers, else every (roll, box) and the classes."""
+    if has_jokers(state, s):
+        return alw, slot_of
+    return every, pt.cls
+
+
+@njit(cache=True)
 def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
     """The slots of `state`'s allowed (roll, box) pairs, each a (box, points, next state): a
     slot per score class (`score_classes`: its points, bonuses and next state follow from the
     class), and with jokers (the Yahtzee box used) one per n-of-a-kind roll and box, scored as
-    `turn.score_box` scores a joker. Fills alw, slot_of (rolls x boxes) and each slot's points,
-    next state and (box points, upper bonus, Yahtzee bonus); returns how many slots. A class of
-    a closed box gets harmless values (points 0, this state): no roll may choose it."""
+    `turn.score_box` scores a joker. Fills each slot's points, next state and (box points, upper
+    bonus, Yahtzee bonus), and with jokers alw and slot_of (rolls x boxes); returns how many
+    slots. Without jokers every open box is allowed to every roll and a (roll, box)'s slot is its
+    class (`pt.cls`, read as it is: `_slot_table`). A class of a closed box gets harmless values
+    (points 0, this state): no roll may choose it."""
     joker, face_of_box, kind_face = t.joker, t.face_of_box, t.kind_face
     n_rolls, n_boxes = alw.shape
     y0 = state % s.n_flags
@@ -126,13 +144,13 @@ def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
         spts[q] = p + (g - gained)
         snxt[q] = ((mask | (1 << b)) * n_upper + nu) * n_flags + y
         split[q, 0], split[q, 1], split[q, 2] = p, g - gained, 0
+    n = len(pt.cls_box)
+    if not has_jokers(state, s):
+        return n
     for r in range(n_rolls):
         for b in range(n_boxes):
             alw[r, b] = (allowed >> b) & 1 == 1
             slot_of[r, b] = pt.cls[r, b]
-    n = len(pt.cls_box)
-    if not (s.tracks_flag == 1 and (mask >> yi) & 1 == 1):
-        return n
     lower_open = False                             # jokers: n-of-a-kind rolls scored one by one
     for c in range(n_boxes):
         if face_of_box[c] == 0 and c != yi and (allowed >> c) & 1:
@@ -206,9 +224,14 @@ def target_values(p8, n_slots, allowed, first, last, spts, snxt, pt):
 
 
 @njit(cache=True)
-def _value_slots(n, need, slot_pts, slot_nxt, pt, weight, p1, m1):
-    """Each slot's primary value for the lane of `need`, and its mean."""
+def _value_slots(n, need, slot_pts, slot_nxt, pt, weight, p1, m1, allowed):
+    """Each slot's primary value for the lane of `need`, and its mean (both LOW for a closed
+    box's class: `allowed` is the open boxes' bits)."""
+    n_cls = len(pt.cls_box)
     for q in range(n):
+        if q < n_cls and (allowed >> pt.cls_box[q]) & 1 == 0:
+            p1[q] = m1[q] = LOW
+            continue
         p1[q] = _primary(pt, slot_nxt[q], slot_pts[q], need, weight)
         m1[q] = slot_pts[q] + pt.values[slot_nxt[q]]
 
@@ -288,11 +311,12 @@ def lane_outcomes(state, first, n_needs, s, t, pt, out, c):
     slot_of, slot_pts, slot_nxt = out[4][c], out[5][c], out[6][c]
     alw = np.zeros(slot_of.shape, np.bool_)
     n_slots = _state_slots(state, s, t, pt, alw, slot_of, slot_pts, slot_nxt, out[7][c])
+    alw, slot_of = _slot_table(state, s, pt, alw, slot_of, np.ones(slot_of.shape, np.bool_))
     w = _work(t, s, len(slot_pts))
     K = np.exp(-pt.theta[0] * TIE)
     weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))          # read by a risk policy's lane
-    _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, weight, w.p1, w.m1)   # the means: every lane's
     boxes, allowed = _open_boxes(state, s, slot_of.shape[1]), _allowed(state, s)
+    _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, weight, w.p1, w.m1, allowed)   # the means: every lane's
     for l0 in range(0, n_needs, LANES):
         n = min(LANES, n_needs - l0)
         target_values(w.p8, n_slots, allowed, first + l0, first + l0 + n - 1, slot_pts, slot_nxt, pt)
@@ -319,16 +343,14 @@ def state_outcomes(states, s, t, pt, out, c0):
     for v in range(n):
         c = c0 + v
         n_slots = _state_slots(states[v], s, t, pt, alw, out[4][c], out[5][c], out[6][c], out[7][c])
-        _value_slots(n_slots, 0, out[5][c], out[6][c], pt, weight, w.p1, w.m1)
-        if n_slots > n_cls:                        # jokers: its own slots
+        _value_slots(n_slots, 0, out[5][c], out[6][c], pt, weight, w.p1, w.m1, _allowed(states[v], s))
+        if has_jokers(states[v], s):               # its own slots
             alone[v] = True
             last_roll(alw, out[4][c], _open_boxes(states[v], s, n_boxes), w.p1[:n_slots].reshape(n_slots, 1),
                       w.m1[:n_slots].reshape(n_slots, 1), pt, K, w.e1[:, v:v + 1], w.e2[:, v:v + 1],
                       w.box[:, v:v + 1])
             continue
-        for q in range(n_cls):                     # (without jokers every roll's row of alw is the same)
-            w.p8[q, v] = w.p1[q] if alw[0, pt.cls_box[q]] else LOW
-            w.m8[q, v] = w.m1[q]
+        w.p8[:n_cls, v], w.m8[:n_cls, v] = w.p1[:n_cls], w.m1[:n_cls]   # a closed box's: LOW
     for v in range(n, LANES):                      # a short group repeats its last state's lane
         alone[v] = alone[n - 1]
         w.p8[:n_cls, v], w.m8[:n_cls, v] = w.p8[:n_cls, n - 1], w.m8[:n_cls, n - 1]
@@ -345,4 +367,5 @@ def state_outcomes(states, s, t, pt, out, c0):
     _turns(w, pt, K, s, t)
     for v in range(n):
         out[3][c0 + v][:, 0] = w.box[:, v]
-        out[0][c0 + v][0] = _merge(v, w.prob, w.box, out[4][c0 + v], w.key, out[1][c0 + v][0], out[2][c0 + v][0])
+        slot_of = out[4][c0 + v] if alone[v] else pt.cls
+        out[0][c0 + v][0] = _merge(v, w.prob, w.box, slot_of, w.key, out[1][c0 + v][0], out[2][c0 + v][0])
