@@ -7,7 +7,7 @@ import pytest
 
 from test_turn import TINY
 from yatzy_core.engine.bruteforce import brute_force_value
-from yatzy_core.engine.compiled.policy_turn import MEAN_MODE
+from yatzy_core.engine.compiled.policy_turn import MEAN_MODE, PolicyTables
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import policy_play, risk_play, target_play
@@ -121,3 +121,42 @@ def test_the_tie_walk_of_eight_lanes_is_the_rule_written_plainly(tied_lanes):
             best = max(k2[k, v] for k in good)
             assert choice[r, v] == next(k for k in good if k2[k, v] >= best - TIE)
     assert (ties > 0) == (tied_lanes > 0)
+
+
+@pytest.mark.parametrize("mode", [1, 2])
+def test_the_last_roll_of_eight_lanes_is_the_rule_written_plainly(mode):
+    """policy_lanes.last_roll8 (lanes as scalars, the box as a float) against the rule: among
+    the allowed open boxes, those within TIE of the best primary value (for risk, its certainty
+    equivalent: the product with K), the best mean among them, the first box in card order
+    within TIE of it. Coarse values in half the lanes make ties; a box left out is never chosen."""
+    from yatzy_core.engine.compiled.policy_lanes import last_roll8
+    from yatzy_core.engine.turn import TIE
+    rng = np.random.default_rng(mode)
+    n_rolls, n_boxes, n_slots = 30, 6, 40
+    slot_of = rng.integers(0, n_slots, (n_rolls, n_boxes))
+    alw = rng.random((n_rolls, n_boxes)) < 0.8
+    alw[:, 1] = True
+    boxes = np.array([0, 1, 3, 4, 5])                   # box 2 closed
+    p1, m = rng.random((n_slots, 8)), rng.random((n_slots, 8)) * 10
+    p1[:, :4] = rng.integers(0, 3, (n_slots, 4)) / 2
+    m[:, :4] = rng.integers(0, 3, (n_slots, 4)) * 1.0
+    sign = 1.0 if mode == 1 else -1.0
+    p1 *= sign
+    pt = PolicyTables(*[np.zeros(1)] * 5, np.array([mode]), np.array([0.0 if mode == 1 else -0.1]),
+                      *[np.zeros(1, np.int64)] * 3)
+    K = 1.0 if mode == 1 else float(np.exp(0.1 * TIE))
+    e1, e2, box = np.zeros((n_rolls, 8)), np.zeros((n_rolls, 8)), np.zeros((n_rolls, 8), np.int64)
+    last_roll8(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box)
+    ties = 0
+    for r in range(n_rolls):
+        for v in range(8):
+            open_ = [b for b in boxes if alw[r, b]]
+            top = max(p1[slot_of[r, b], v] for b in open_)
+            floor = top - TIE if mode == 1 else top * K
+            good = [b for b in open_ if p1[slot_of[r, b], v] >= floor]
+            ties += len(good) > 1
+            best = max(m[slot_of[r, b], v] for b in good)
+            chosen = next(b for b in good if m[slot_of[r, b], v] >= best - TIE)
+            assert box[r, v] == chosen
+            assert (e1[r, v], e2[r, v]) == (p1[slot_of[r, chosen], v], m[slot_of[r, chosen], v])
+    assert ties > 0

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from .layout import LANES
-from .policy_lanes import follow_stage, last_roll, reroll_stage
+from .policy_lanes import follow_stage, last_roll8, reroll_stage
 from .policy_turn import (_allowed, _open_boxes, _slot_table, _span, _state_slots, _value_slots, _work,
                           target_values)
 from ..turn import TIE
@@ -63,6 +63,8 @@ def _tie_block(states, W, s, t, pt, n_slots):
         al, slots = _slot_table(state, s, pt, alw, slot_of, every)
         boxes, allowed = _open_boxes(state, s, n_boxes), _allowed(state, s)
         _value_slots(n, 0, spts, snxt, pt, weight, w.p1, w.m1, allowed)   # the means: every lane's
+        for v in range(LANES):
+            w.m8[:n, v] = w.m1[:n]
         for l0 in range(0, L, LANES):
             last = min(l0 + LANES, L) - 1                # a short group repeats its last need
             target_values(w.p8, n, allowed, l0, last, spts, snxt, pt)
@@ -73,7 +75,7 @@ def _tie_block(states, W, s, t, pt, n_slots):
                 for v in range(LANES):
                     rest = min(l0 + v, last) - spts[q]
                     w8[q, v] = 1.0 if rest <= 1 else row[rest]
-            last_roll(al, slots, boxes, w.p8, w.m1.reshape(-1, 1), pt, K, w.e1, w.e2, w.box)
+            last_roll8(al, slots, boxes, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
             for r in range(n_rolls):
                 for v in range(LANES):
                     e3[r, v] = w8[slots[r, w.box[r, v]], v]

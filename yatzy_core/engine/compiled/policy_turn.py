@@ -29,7 +29,7 @@ from numba import njit
 
 from .layout import LANES, _upper_step
 from .outcomes import _forward
-from .policy_lanes import LOW, last_roll, reroll_stage
+from .policy_lanes import LOW, last_roll, last_roll8, reroll_stage
 from ..turn import TIE
 
 __all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "score_classes", "n_slots_most",
@@ -317,10 +317,12 @@ def lane_outcomes(state, first, n_needs, s, t, pt, out, c):
     weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))          # read by a risk policy's lane
     boxes, allowed = _open_boxes(state, s, slot_of.shape[1]), _allowed(state, s)
     _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, weight, w.p1, w.m1, allowed)   # the means: every lane's
+    for v in range(LANES):
+        w.m8[:n_slots, v] = w.m1[:n_slots]
     for l0 in range(0, n_needs, LANES):
         n = min(LANES, n_needs - l0)
         target_values(w.p8, n_slots, allowed, first + l0, first + l0 + n - 1, slot_pts, slot_nxt, pt)
-        last_roll(alw, slot_of, boxes, w.p8, w.m1.reshape(-1, 1), pt, K, w.e1, w.e2, w.box)
+        last_roll8(alw, slot_of, boxes, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
         _turns(w, pt, K, s, t)
         for v in range(n):
             box[:, l0 + v] = w.box[:, v]
@@ -356,7 +358,7 @@ def state_outcomes(states, s, t, pt, out, c0):
         w.p8[:n_cls, v], w.m8[:n_cls, v] = w.p8[:n_cls, n - 1], w.m8[:n_cls, n - 1]
     every, all_boxes = np.ones((n_rolls, n_boxes), np.bool_), np.arange(n_boxes)
     if not alone.any():
-        last_roll(every, pt.cls, all_boxes, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
+        last_roll8(every, pt.cls, all_boxes, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
     else:
         for v in range(n):
             if not alone[v]:
