@@ -221,6 +221,17 @@ def test_the_outlook_is_the_distribution_of_the_policy_played_for(solutions):
     assert "Enter the points so far" in ex.outlook.chance_w.value
 
 
+def test_a_risk_outlook_is_given_from_the_start(monkeypatch):
+    """A risk pass takes seconds from anywhere (8.4 s for a whole Yatzy game): never refused for
+    the open boxes, unlike a goal's (here the pass itself is stood in for)."""
+    from yatzy_core.ui.play_for import policy_outlook
+    monkeypatch.setattr("yatzy_core.advice.objective_advice.risk_utilities", lambda position, theta: "u")
+    monkeypatch.setattr("yatzy_core.objectives.midgame.risk_position_distribution",
+                        lambda position, rules, theta, utilities, scored: (position.used, theta, utilities, scored))
+    start = Position.make("yahtzee-no-bonus", dice="11112")
+    assert policy_outlook(start, "risk", 0, theta=0.05) == ((frozenset(), 0.05, "u", 0), "risk θ=0.05")
+
+
 def test_a_policy_outlook_from_early_on_is_refused_even_with_a_table(monkeypatch):
     """A whole table at hand answers the ranking, but the policy's pass from 13 open boxes takes
     minutes: refused with the reason, before any table is read."""

@@ -27,7 +27,8 @@ from ..objectives.distribution import ScoreDistribution
 
 __all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook"]
 
-OUTLOOK_OPEN = 10   # a goal's or risk's pass from 10 open boxes: 13 s / 3 s (11: 54 s; 13: - / 29 s; 2 busy cores)
+OUTLOOK_OPEN = 10   # a goal's pass from 10 open boxes: 15 s (Yatzy and Yahtzee; 11: 6-23 s, 12: 14-49 s, 2 busy
+                    # cores); a risk pass is never refused: 1-3 s from 10-13 open, 8.4 s for a whole Yatzy game
 OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
               "risk": "risk appetite"}
 
@@ -105,8 +106,8 @@ def policy_outlook(position: Position, objective: str, scored: int | None, total
     """The final-score distribution from `position`, with `scored` points on the card, of the
     policy `objective` plays (`objectives.midgame`: "mean", or `play_for`'s goal), and the words
     that say which policy it is. Refused as `play_for` refuses (a whole target table not
-    cached, from early on), and with more than OUTLOOK_OPEN boxes open (the pass would take up
-    to minutes); a goal already out of reach leaves every choice hopeless, so the mean decides:
+    cached, from early on), and a goal's with more than OUTLOOK_OPEN boxes open (the pass would
+    take up to minutes; a risk pass takes seconds from anywhere); a goal already out of reach leaves every choice hopeless, so the mean decides:
     the best average's distribution.
 
     >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
@@ -132,7 +133,7 @@ def policy_outlook(position: Position, objective: str, scored: int | None, total
     if need > most_gain(space, [position.state(space)])[0]:
         return (midgame.position_distribution(position, solution_for(position.rules), scored),
                 f"{words}: out of reach, so the best average")
-    if position.rules.n_boxes - len(position.used) > OUTLOOK_OPEN:
+    if not isinstance(goal, Risk) and position.rules.n_boxes - len(position.used) > OUTLOOK_OPEN:
         raise ValueError(f"the distribution of {words} is computed with {OUTLOOK_OPEN} boxes open "
                          "or fewer (from earlier it takes up to minutes): fill more boxes")
     if isinstance(goal, Risk):
