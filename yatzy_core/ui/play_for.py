@@ -27,8 +27,8 @@ from ..objectives.distribution import ScoreDistribution
 
 __all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook"]
 
-OUTLOOK_OPEN = 10   # a goal's pass from 10 open boxes: 15 s (Yatzy and Yahtzee; 11: 6-23 s, 12: 14-49 s, 2 busy
-                    # cores); a risk pass is never refused: 1-3 s from 10-13 open, 8.4 s for a whole Yatzy game
+OUTLOOK_OPEN = 10   # a goal's pass from 10 open boxes: 15 s (Yatzy, Yahtzee; 11: 6-23 s, 12: 14-49 s;
+                    # 2 busy cores). A risk pass is never refused: 1-3 s from 10-13 open, 8.4 s a whole Yatzy game
 OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
               "risk": "risk appetite"}
 
@@ -107,8 +107,8 @@ def policy_outlook(position: Position, objective: str, scored: int | None, total
     policy `objective` plays (`objectives.midgame`: "mean", or `play_for`'s goal), and the words
     that say which policy it is. Refused as `play_for` refuses (a whole target table not
     cached, from early on), and a goal's with more than OUTLOOK_OPEN boxes open (the pass would
-    take up to minutes; a risk pass takes seconds from anywhere); a goal already out of reach leaves every choice hopeless, so the mean decides:
-    the best average's distribution.
+    take up to minutes; a risk pass takes seconds from anywhere); a goal already out of reach
+    leaves every choice hopeless, so the mean decides: the best average's distribution.
 
     >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
     ...                   upper_total=63, dice="12346", rolls_left=1)

@@ -5,7 +5,7 @@ the target table's V(start, n) and ties with W(start, n) - V(start, n), where W(
 chance of gaining at least n - 1 more points playing every turn for n. W is not a maximum: it
 follows the target policy's choices (best V, then the best mean within TIE, then the preferred
 one, as `policy_turn` chooses). So each lane of needs is worked backwards as the forward pass
-works it (`policy_lanes.last_roll`, `reroll_stage`), with W carried beside the two numbers that
+works it (`policy_lanes.last_roll8`, `reroll_stage`), with W carried beside the two numbers that
 choose: each last roll's W is its chosen slot's, each keeper's the average of its rolls'
 (`policy_lanes.follow_stage`), and W(state, n) the first roll's average. No forward spread, no
 merge: the turn's cost is the target table's turn with two more averaged numbers.
