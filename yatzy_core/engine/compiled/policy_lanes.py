@@ -42,16 +42,14 @@ def tie_floor(pt, x, K):
 
 @njit(cache=True)
 def last_roll(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box):
-    """Each last roll's box for the lanes of e1 (LANES needs of one state of a target policy,
-    LANES states of a risk or mean policy sharing their slots, or one lane), among `boxes` (in
-    card order: the open ones, or all) where alw allows: best primary (p1[slot, lane]), then
-    best mean (m[slot, lane], or m[slot, 0] in every lane: a state's needs share their means)
+    """Each last roll's box for the lanes of e1 (any number: used for one lane, a state with
+    jokers, its own slots; `last_roll8` is the same for 8), among `boxes` (in card order: the
+    open ones) where alw allows: best primary (p1[slot, lane]), then best mean (m[slot, lane])
     within TIE of it, then the first in card order (the boxes walked from the last, the last
     good one kept); its two values into e1, e2."""
     n_rolls = alw.shape[0]
     n_open = len(boxes)
     lanes = e1.shape[1]
-    shared = m.shape[1] == 1
     best = np.empty(lanes)
     floor = np.empty(lanes)
     mean = np.empty(lanes)
@@ -71,14 +69,14 @@ def last_roll(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box):
             if alw[r, b]:
                 q = slot_of[r, b]
                 for v in range(lanes):
-                    mq = m[q, 0] if shared else m[q, v]
+                    mq = m[q, v]
                     mean[v] = max(mean[v], mq) if p1[q, v] >= floor[v] else mean[v]
         for i in range(n_open - 1, -1, -1):
             b = boxes[i]
             if alw[r, b]:
                 q = slot_of[r, b]
                 for v in range(lanes):
-                    mq = m[q, 0] if shared else m[q, v]
+                    mq = m[q, v]
                     ok = (p1[q, v] >= floor[v]) & (mq >= mean[v] - TIE)
                     e1[r, v] = p1[q, v] if ok else e1[r, v]
                     e2[r, v] = mq if ok else e2[r, v]

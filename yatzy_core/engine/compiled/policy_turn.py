@@ -225,8 +225,8 @@ def target_values(p8, n_slots, allowed, first, last, spts, snxt, pt):
 
 @njit(cache=True)
 def _value_slots(n, need, slot_pts, slot_nxt, pt, weight, p1, m1, allowed):
-    """Each slot's primary value for the lane of `need`, and its mean (both LOW for a closed
-    box's class: `allowed` is the open boxes' bits)."""
+    """Each slot's primary value for the lane of `need`, and its mean (both LOW for a class of a
+    box the state may not score in: `allowed` is those it may, as bits, `_allowed`)."""
     n_cls = len(pt.cls_box)
     for q in range(n):
         if q < n_cls and (allowed >> pt.cls_box[q]) & 1 == 0:
@@ -266,8 +266,8 @@ class _Work(NamedTuple):
     e2: np.ndarray
     p1: np.ndarray       # (slots,): one lane's primary values (a risk or mean lane; a target lane's: unread)
     m1: np.ndarray
-    p8: np.ndarray       # (slots, LANES): the lanes' primary values (`policy_lanes.last_roll`)
-    m8: np.ndarray       # (slots, LANES): the lanes' means (LANES states sharing their slots)
+    p8: np.ndarray       # (slots, LANES): the lanes' primary values (`policy_lanes.last_roll8`)
+    m8: np.ndarray       # (slots, LANES): the lanes' means (LANES states' own, or a state's in every lane)
     choice: np.ndarray   # (reroll stages, rolls, LANES)
     prob: np.ndarray
     box: np.ndarray      # (rolls, LANES)
