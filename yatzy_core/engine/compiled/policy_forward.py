@@ -100,12 +100,12 @@ def _span(goal, x0, width, target, top, need):
 def _views(pool: list, n_states: int, n_lanes: int, n_rolls: int, n_boxes: int, n_slots: int) -> tuple:
     """Where `lane_outcomes` writes, for n_states states of up to n_lanes lanes: (n, roll,
     weight) of each lane's merged final rolls, the box of every final roll and lane, the slot of
-    each (roll, box), and each slot's points, next state and (box points, upper bonus, Yahtzee
-    bonus). Views of the pools [int64, float64], which the pass reuses chunk after chunk (grown
-    if too short)."""
+    each (roll, box), each slot's points, next state and (box points, upper bonus, Yahtzee
+    bonus), how many slots; then each slot's next row and part (`_destinations`). Views of the
+    pools [int64, float64], which the pass reuses chunk after chunk (grown if too short)."""
     shapes = [(n_states, n_lanes), (n_states, n_lanes, n_rolls), (n_states, n_rolls, n_lanes),
               (n_states, n_rolls, n_boxes), (n_states, n_slots), (n_states, n_slots),
-              (n_states, n_slots, 3)]
+              (n_states, n_slots, 3), (n_states,), (n_states, n_slots), (n_states, n_slots)]
     sizes = [int(np.prod(shape)) for shape in shapes]
     if sum(sizes) > len(pool[0]):
         pool[0] = np.empty(sum(sizes), np.int64)
@@ -119,7 +119,7 @@ def _views(pool: list, n_states: int, n_lanes: int, n_rolls: int, n_boxes: int, 
 
 def _chunks(lanes: np.ndarray, n_rolls: int, n_boxes: int, n_slots: int):
     """(first, last + 1, most lanes) of runs of states whose buffers fit the pools."""
-    per_lane, per_state = n_rolls * 2, n_rolls * n_boxes + n_slots * 5 + 1   # int64 words
+    per_lane, per_state = n_rolls * 2, n_rolls * n_boxes + n_slots * 7 + 2   # int64 words
     i = 0
     while i < len(lanes):
         j, most = i + 1, int(lanes[i])
@@ -147,8 +147,9 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
     for i, j, most in _chunks(lanes, n_rolls, n_boxes, n_slots):
         out = _views(pool, j - i, most, n_rolls, n_boxes, n_slots)
         _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
-        _push((rows.lo, rows.start, rows.data), (nxt.start, nxt.data), where, s,
-              (room, pt.band, live, pt.cls), (i, j, goal, int(target), kind_box), out, acc)
+        _destinations(out[6], out[8], where, s, room, acc.shape[0], out[9], out[10])
+        _push((rows.lo, rows.start, rows.data), (nxt.start, nxt.data), s,
+              (pt.band, live, pt.cls), (i, j, goal, int(target), kind_box), out, acc)
 
 
 def _work(states, lo, widths, goal, target, s, t, pt, out):
@@ -176,28 +177,38 @@ def _work_states(states, s, t, pt, out):
 
 
 @njit(parallel=True, cache=True)
-def _push(source, dest, where, s, states, how, out, acc):
+def _destinations(nxt, n_slots, where, s, room, parts, next_row, next_part):
+    """The next row of state c's slot q (its next state's representative's) and the part that
+    row is pushed by, found once per slot (integer divisions): the push reads them for every
+    lane and outcome."""
+    for c in prange(len(n_slots)):
+        for q in range(n_slots[c]):
+            d = where[_rep(nxt[c, q], s, room)]
+            next_row[c, q], next_part[c, q] = d, d % parts
+
+
+@njit(parallel=True, cache=True)
+def _push(source, dest, s, states, how, out, acc):
     """Rows i0..i1 of `source` (lo, start, data) pushed along their lanes' outcomes `out` into
     `dest` (start, data), next states split among acc's parts (one row of sums each) so that no
-    row has two writers. `states` is (upper room, band, live states, score classes), `how` (i0,
+    row has two writers. `states` is (band, live states, score classes), `how` (i0,
     i1, goal, target, kind box): flat tuples, since a tuple holding a tuple cannot enter prange.
     A state without jokers reads its slots from the classes (`policy_turn.has_jokers`)."""
     for part in prange(acc.shape[0]):
-        _push_part(part, source, dest, where, s, states, how, out, acc)
+        _push_part(part, source, dest, s, states, how, out, acc)
 
 
 @njit(cache=True)
-def _push_part(part, source, dest, where, s, states, how, out, acc):
+def _push_part(part, source, dest, s, states, how, out, acc):
     """`_push` into the next states of one part: each lane's run of a row added at once; the
     points each box, bonus and n of a kind adds summed into acc[part]. (Its own function: the
     same loops written inside the parallel loop ran ten times slower.)"""
     lo, start, data = source
     nstart, ndata = dest
-    room, band, live, cls = states
+    band, live, cls = states
     i0, i1, goal, target, kind_box = how
-    out_n, out_i, out_w, box, slot_of, pts, nxt, split = out
+    out_n, out_i, out_w, box, slot_of, pts, _, split, _, next_row, next_part = out
     n_boxes = slot_of.shape[2]
-    parts = acc.shape[0]
     for i in range(i0, i1):
         c = i - i0
         row = data[start[i]:start[i + 1]]
@@ -212,11 +223,11 @@ def _push_part(part, source, dest, where, s, states, how, out, acc):
                 r = out_i[c, lane, m]
                 b = box[c, r, lane]
                 q = slots[r, b]
-                d = where[_rep(nxt[c, q], s, room)]
+                if next_part[c, q] != part:
+                    continue
+                d = next_row[c, q]
                 if d < 0:
                     raise ValueError("a next state has no row")
-                if d % parts != part:
-                    continue
                 at = nstart[d] + x0 + pts[c, q]
                 if at + b_ > nstart[d + 1]:
                     raise ValueError("a next state's row is too short")

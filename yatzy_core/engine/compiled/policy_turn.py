@@ -306,11 +306,12 @@ def _turns(w, pt, K, s, t):
 def lane_outcomes(state, first, n_needs, s, t, pt, out, c):
     """For each lane l (need first + l, l < n_needs) of `state` under a target policy: its
     choices worked backwards, its final rolls' probabilities forwards, merged by slot, into
-    row c of `out` (`policy_forward._views`); LANES needs at a time."""
+    row c of `out` (`policy_forward._views`; out[8][c]: how many slots); LANES needs at a time."""
     out_n, out_i, out_w, box = out[0][c], out[1][c], out[2][c], out[3][c]
     slot_of, slot_pts, slot_nxt = out[4][c], out[5][c], out[6][c]
     alw = np.zeros(slot_of.shape, np.bool_)
     n_slots = _state_slots(state, s, t, pt, alw, slot_of, slot_pts, slot_nxt, out[7][c])
+    out[8][c] = n_slots
     alw, slot_of = _slot_table(state, s, pt, alw, slot_of, np.ones(slot_of.shape, np.bool_))
     w = _work(t, s, len(slot_pts))
     K = np.exp(-pt.theta[0] * TIE)
@@ -345,6 +346,7 @@ def state_outcomes(states, s, t, pt, out, c0):
     for v in range(n):
         c = c0 + v
         n_slots = _state_slots(states[v], s, t, pt, alw, out[4][c], out[5][c], out[6][c], out[7][c])
+        out[8][c] = n_slots
         _value_slots(n_slots, 0, out[5][c], out[6][c], pt, weight, w.p1, w.m1, _allowed(states[v], s))
         if has_jokers(states[v], s):               # its own slots
             alone[v] = True
