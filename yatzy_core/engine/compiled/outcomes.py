@@ -311,11 +311,11 @@ def _forward(prob, m, mass, choice, stages, s, t):
         m[:] = 0.0
         for r in range(mass.shape[0]):
             for v in range(LANES):
-                m[choice[stage, r, v], v] += mass[r, v]
+                m[np.uint64(choice[stage, r, v]), v] += mass[r, v]
         for level in range(s.n_dice):
             for f in range(s.faces):
-                for k in range(t.level_start[level], t.level_start[level + 1]):
-                    _spread(m, k, t.add_die[k, f], inv)
+                for k in range(np.uint64(t.level_start[level]), np.uint64(t.level_start[level + 1])):
+                    _spread(m, k, np.uint64(t.add_die[k, f]), inv)
         mass[:] = m[off:]
     prob[:] = mass
 
