@@ -5,9 +5,15 @@ policy's lane kernel, states in parallel; ties among equally likely choices brok
 as the forward pass breaks them); stored in results/targets.json.
 
     nice -n 19 PYTHONPATH=. python benchmarks/beat_ties.py yahtzee-no-bonus
+
+Each run's seconds are stored with the commit, the date and the load average before and after
+(`tie_runs`): the machine is shared, so they are upper bounds.
 """
+import datetime
 import hashlib
 import json
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,8 +26,23 @@ from yatzy_core.advice.objective_advice import second_player
 from yatzy_core.objectives.targets import N_MAX, target_table
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"
+
+
+def commit() -> str:
+    """The commit the code ran at (and whether files differed from it)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=RESULT.parent, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, cwd=RESULT.parent, check=True).stdout.strip()
+        return head + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
 for name in sys.argv[1:] or ["yahtzee-no-bonus"]:
     table = target_table(name, N_MAX[name])
+    load_before = round(os.getloadavg()[0], 1)
     start = time.perf_counter()
     W = tie_table(table, dtype=np.float32,
                   progress=lambda used: print(f"  {name}: layer {used} at {time.perf_counter() - start:.0f} s", flush=True))
@@ -31,6 +52,11 @@ for name in sys.argv[1:] or ["yahtzee-no-bonus"]:
     print(f"{name}: tie table in {took:.0f} s; second plays to beat: {beat}", flush=True)
     record = json.loads(RESULT.read_text())
     record["readings"][name]["two_players"]["second plays to beat"] = {k: round(v, 6) for k, v in beat.items()}
-    record.setdefault("tie_seconds", {})[name] = round(took)
+    record.setdefault("tie_runs", {})[name] = {
+        "seconds": round(took), "commit": commit(), "date": str(datetime.date.today()),
+        "cores": os.cpu_count(), "load_before": load_before, "load_after": round(os.getloadavg()[0], 1),
+        "command": f"python benchmarks/beat_ties.py {name}"}
     record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
-    RESULT.write_text(json.dumps(record, indent=1) + "\n")
+    part = RESULT.with_suffix(".tmp")          # a whole file renamed into place, never half of one
+    part.write_text(json.dumps(record, indent=1) + "\n")
+    os.replace(part, RESULT)

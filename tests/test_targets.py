@@ -180,6 +180,26 @@ def test_the_tie_table_is_the_forward_passs_tail_with_jokers_and_both_bonuses():
     assert W[0, 111] == pytest.approx(0.1433948190285185, abs=1e-14)   # P(final >= 110) playing for 111
 
 
+@pytest.mark.parametrize("name, threshold", [("yahtzee-verhoeff", 20), ("yatzy", 20)])
+def test_the_tie_table_is_the_forward_passs_tail_with_free_jokers_or_no_yahtzee_bonus(name, threshold):
+    """The same identity on five boxes of a rule set with free jokers (any box takes n of a
+    kind once the Yahtzee box is used; Yahtzee bonus 100) and of one with an upper bonus but no
+    Yahtzee bonus or jokers (Yatzy: 50 at the threshold)."""
+    from yatzy_core.objectives.policy_play import target_distribution, tie_table
+    rules = get_rules(name)
+    box = dict(zip(rules.box_names, rules.boxes))
+    kind = "yahtzee" if "yahtzee" in box else "yatzy"
+    small = rules.with_(name=f"five-boxes-{name}", upper_bonus_threshold=threshold,
+                        boxes=tuple(box[b] for b in ("fives", "sixes", "full_house", kind, "chance")))
+    t = solve_targets(small, 260)
+    W = tie_table(t)
+    assert W[0, :2] == pytest.approx([1.0, 1.0], abs=1e-14)
+    for S in (30, 70, 100, 130, 180, 210):
+        d = target_distribution(t, S + 1)
+        assert W[0, S + 1] == pytest.approx(d[S:].sum(), abs=1e-14)
+        assert W[0, S + 1] - t.p_at_least(S + 1) == pytest.approx(d[S], abs=1e-9)   # the tie: exactly S
+
+
 @pytest.mark.parametrize("goal", [14, 26, 33])
 def test_the_target_policy_played_forwards_reaches_the_computed_probability(tiny, goal):
     """The exact distribution of the policy (policy_play) hits the goal with V(start, goal), and
