@@ -99,7 +99,7 @@ def test_the_tie_walk_of_eight_lanes_is_the_rule_written_plainly(tied_lanes):
     """policy_lanes._tie_keeper (one walk when every lane has a single keeper at the floor, a
     second when one has more) against the rule: the keepers at the floor, the best mean among
     them, the first in preference order within TIE of it. Lanes with coarse values tie often."""
-    from yatzy_core.engine.compiled.layout import tables
+    from yatzy_core.engine.compiled.layout import tables, vectorizing
     from yatzy_core.engine.compiled.policy_lanes import _tie_keeper
     from yatzy_core.engine.turn import TIE
     s, t = tables(TINY)
@@ -114,7 +114,8 @@ def test_the_tie_walk_of_eight_lanes_is_the_rule_written_plainly(tied_lanes):
     for r in range(n_rolls):
         keepers = t.pref_keeper[t.pref_start[r]:t.pref_start[r + 1]]
         floor[r] = k1[keepers].max(axis=0) - TIE
-        _tie_keeper(k1, k2, floor, r, t.pref_keeper, t.pref_start, choice)
+        with vectorizing():     # as the passes compile it: the numba cache keeps the first build
+            _tie_keeper(k1, k2, floor, r, t.pref_keeper, t.pref_start, choice)
         for v in range(8):
             good = [k for k in keepers if k1[k, v] >= floor[r, v]]
             ties += len(good) > 1
@@ -129,6 +130,7 @@ def test_the_last_roll_of_eight_lanes_is_the_rule_written_plainly(mode):
     the allowed open boxes, those within TIE of the best primary value (for risk, its certainty
     equivalent: the product with K), the best mean among them, the first box in card order
     within TIE of it. Coarse values in half the lanes make ties; a box left out is never chosen."""
+    from yatzy_core.engine.compiled.layout import vectorizing
     from yatzy_core.engine.compiled.policy_lanes import last_roll8
     from yatzy_core.engine.turn import TIE
     rng = np.random.default_rng(mode)
@@ -146,7 +148,8 @@ def test_the_last_roll_of_eight_lanes_is_the_rule_written_plainly(mode):
                       *[np.zeros(1, np.int64)] * 3)
     K = 1.0 if mode == 1 else float(np.exp(0.1 * TIE))
     e1, e2, box = np.zeros((n_rolls, 8)), np.zeros((n_rolls, 8)), np.zeros((n_rolls, 8), np.int64)
-    last_roll8(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box)
+    with vectorizing():         # as the passes compile it: the numba cache keeps the first build
+        last_roll8(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box)
     ties = 0
     for r in range(n_rolls):
         for v in range(8):
