@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba import get_num_threads
 
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import tie_table
@@ -29,15 +30,19 @@ RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"
 
 
 def commit() -> str:
-    """The commit the code ran at (and whether files differed from it)."""
+    """The commit the code runs at, and whether the code (the package, the benchmarks) differs
+    from it: the results file itself changes with every run."""
     try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=RESULT.parent, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, cwd=RESULT.parent, check=True).stdout.strip()
-        return head + (" (with uncommitted changes)" if dirty else "")
+        git = dict(capture_output=True, text=True, cwd=RESULT.parent, check=True)
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], **git).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--",
+                                "yatzy_core", "benchmarks"], **git).stdout.strip()
+        return head + (" (with uncommitted changes to the code)" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+CODE = commit()   # read at the start: the code that runs
 
 
 for name in sys.argv[1:] or ["yahtzee-no-bonus"]:
@@ -53,8 +58,9 @@ for name in sys.argv[1:] or ["yahtzee-no-bonus"]:
     record = json.loads(RESULT.read_text())
     record["readings"][name]["two_players"]["second plays to beat"] = {k: round(v, 6) for k, v in beat.items()}
     record.setdefault("tie_runs", {})[name] = {
-        "seconds": round(took), "commit": commit(), "date": str(datetime.date.today()),
-        "cores": os.cpu_count(), "load_before": load_before, "load_after": round(os.getloadavg()[0], 1),
+        "seconds": round(took), "commit": CODE, "date": str(datetime.date.today()),
+        "cores": os.cpu_count(), "threads": get_num_threads(), "load_before": load_before,
+        "load_after": round(os.getloadavg()[0], 1),
         "command": f"python benchmarks/beat_ties.py {name}"}
     record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
     part = RESULT.with_suffix(".tmp")          # a whole file renamed into place, never half of one

@@ -163,3 +163,23 @@ def test_the_last_roll_of_eight_lanes_is_the_rule_written_plainly(mode):
             assert box[r, v] == chosen
             assert (e1[r, v], e2[r, v]) == (p1[slot_of[r, chosen], v], m[slot_of[r, chosen], v])
     assert ties > 0
+
+
+@pytest.mark.parametrize("objective", ["target", "risk"])
+def test_a_missing_next_row_is_an_error_not_lost_mass(tiny, monkeypatch, objective):
+    """A next state without a row (a fault: the pass allocates every reachable one) stops the
+    pass with a ValueError whichever thread meets it, instead of dropping the mass sent there
+    (an exception raised in a worker thread of a parallel loop is lost)."""
+    from yatzy_core.engine.compiled import policy_forward
+    push_layer = policy_forward._push_layer
+
+    def without_a_row(rows, where, nxt, *rest):
+        where[nxt.states] = -1                      # every next row gone: each part meets one
+        return push_layer(rows, where, nxt, *rest)
+
+    monkeypatch.setattr(policy_forward, "_push_layer", without_a_row)
+    with pytest.raises(ValueError, match="has no row"):
+        if objective == "target":
+            target_play(tiny, 30)
+        else:
+            risk_play(TINY, 0.05, solve_risk(TINY, [0.05])[:, 0])

@@ -311,7 +311,7 @@ def _forward(prob, m, mass, choice, stages, s, t):
         m[:] = 0.0
         for r in range(mass.shape[0]):
             for v in range(LANES):
-                m[np.uint64(choice[stage, r, v]), v] += mass[r, v]
+                m[np.uint64(choice[stage, r, v]), v] += mass[r, v]   # a keeper index: never negative
         for level in range(s.n_dice):
             for f in range(s.faces):
                 for k in range(np.uint64(t.level_start[level]), np.uint64(t.level_start[level + 1])):

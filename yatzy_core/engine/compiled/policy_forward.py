@@ -66,6 +66,7 @@ def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
 
 
 CHUNK_BYTES = 64 * 2**20   # outcome buffers of the states worked at once (each of two pools)
+FAULTS = {1: "a next state has no row", 2: "a next state's row is too short"}   # `_push_part`'s codes
 
 
 @njit(cache=True)
@@ -148,8 +149,12 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
         out = _views(pool, j - i, most, n_rolls, n_boxes, n_slots)
         _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
         _destinations(out[6], out[8], where, s, room, acc.shape[0], out[9], out[10])
+        fault = np.zeros(acc.shape[0], np.int64)
         _push((rows.lo, rows.start, rows.data), (nxt.start, nxt.data), s,
-              (pt.band, live, pt.cls), (i, j, goal, int(target), kind_box), out, acc)
+              (pt.band, live, pt.cls), (i, j, goal, int(target), kind_box), out, acc, fault)
+        if fault.any():        # raised here: an exception in a worker thread of a prange is lost
+            raise ValueError(FAULTS[int(fault.max())])
+
 
 
 def _work(states, lo, widths, goal, target, s, t, pt, out):
@@ -183,26 +188,28 @@ def _destinations(nxt, n_slots, where, s, room, parts, next_row, next_part):
     lane and outcome."""
     for c in prange(len(n_slots)):
         for q in range(n_slots[c]):
-            d = where[_rep(nxt[c, q], s, room)]
-            next_row[c, q], next_part[c, q] = d, d % parts
+            d = where[_rep(nxt[c, q], s, room)]      # -1 for none (a closed box's class: never reached)
+            next_row[c, q], next_part[c, q] = d, max(d, 0) % parts
 
 
 @njit(parallel=True, cache=True)
-def _push(source, dest, s, states, how, out, acc):
+def _push(source, dest, s, states, how, out, acc, fault):
     """Rows i0..i1 of `source` (lo, start, data) pushed along their lanes' outcomes `out` into
     `dest` (start, data), next states split among acc's parts (one row of sums each) so that no
     row has two writers. `states` is (band, live states, score classes), `how` (i0,
     i1, goal, target, kind box): flat tuples, since a tuple holding a tuple cannot enter prange.
-    A state without jokers reads its slots from the classes (`policy_turn.has_jokers`)."""
+    A state without jokers reads its slots from the classes (`policy_turn.has_jokers`). A part
+    that finds a next row missing or too short stops and says so in fault[part] (`FAULTS`)."""
     for part in prange(acc.shape[0]):
-        _push_part(part, source, dest, s, states, how, out, acc)
+        fault[part] = _push_part(part, source, dest, s, states, how, out, acc)
 
 
 @njit(cache=True)
 def _push_part(part, source, dest, s, states, how, out, acc):
     """`_push` into the next states of one part: each lane's run of a row added at once; the
-    points each box, bonus and n of a kind adds summed into acc[part]. (Its own function: the
-    same loops written inside the parallel loop ran ten times slower.)"""
+    points each box, bonus and n of a kind adds summed into acc[part]. Returns 0, or a fault's
+    code (`FAULTS`). (Its own function: the same loops written inside the parallel loop ran ten
+    times slower.)"""
     lo, start, data = source
     nstart, ndata = dest
     band, live, cls = states
@@ -227,10 +234,10 @@ def _push_part(part, source, dest, s, states, how, out, acc):
                     continue
                 d = next_row[c, q]
                 if d < 0:
-                    raise ValueError("a next state has no row")
+                    return 1
                 at = nstart[d] + x0 + pts[c, q]
                 if at + b_ > nstart[d + 1]:
-                    raise ValueError("a next state's row is too short")
+                    return 2
                 w = out_w[c, lane, m]
                 for x in range(a, b_):
                     ndata[at + x] += w * row[x]
@@ -244,3 +251,4 @@ def _push_part(part, source, dest, s, states, how, out, acc):
                     acc[part, n_boxes + 2] += w
                 if b == kind_box and split[c, q, 0] > 0:
                     acc[part, n_boxes + 3] += w
+    return 0
