@@ -10,7 +10,6 @@ Each run's seconds are stored with the commit, the date and the load average bef
 (`tie_runs`): the machine is shared, so they are upper bounds.
 """
 import datetime
-import hashlib
 import json
 import os
 import subprocess
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import get_num_threads
+from results_file import write_result   # this folder's record writer (run as a script)
 
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import tie_table
@@ -62,7 +62,4 @@ for name in sys.argv[1:] or ["yahtzee-no-bonus"]:
         "cores": os.cpu_count(), "threads": get_num_threads(), "load_before": load_before,
         "load_after": round(os.getloadavg()[0], 1),
         "command": f"python benchmarks/beat_ties.py {name}"}
-    record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
-    part = RESULT.with_suffix(".tmp")          # a whole file renamed into place, never half of one
-    part.write_text(json.dumps(record, indent=1) + "\n")
-    os.replace(part, RESULT)
+    write_result(RESULT, record)

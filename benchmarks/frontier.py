@@ -13,7 +13,6 @@ value; and the max-mean reading is `score_distribution`'s. Thetas outside the ru
 range (`targets.theta_range`) are left out. The machine is shared: the load is recorded.
 """
 import datetime
-import hashlib
 import json
 import os
 import platform
@@ -29,6 +28,7 @@ from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import risk_play, target_play
 from yatzy_core.objectives.targets import N_MAX, risk_table, target_table, theta_range
 from yatzy_core.version import __version__
+from results_file import write_result   # this folder's record writer (run as a script)
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "frontier.json"
 GOALS = list(range(150, 351, 25))
@@ -102,10 +102,7 @@ def started(record: dict, names) -> None:
 def save(record: dict) -> None:
     """Write the record as it stands (a temporary file renamed into place: never half a file)."""
     record.update(package="yatzy-core", version=__version__, date=str(datetime.date.today()))
-    record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
-    part = RESULT.with_suffix(".tmp")
-    part.write_text(json.dumps(record, indent=1) + "\n")
-    os.replace(part, RESULT)
+    write_result(RESULT, record)
 
 
 names = sys.argv[1:] or ["yahtzee-no-bonus", "yatzy", "yahtzee"]

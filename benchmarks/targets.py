@@ -8,7 +8,6 @@ The start vector V(start, n), n = 0 .. N, is stored whole (7 decimals), so noteb
 compute two-player figures from it without the minutes of a whole table.
 """
 import datetime
-import hashlib
 import json
 import os
 import platform
@@ -22,6 +21,7 @@ from yatzy_core.advice.objective_advice import second_player
 from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.targets import N_MAX, solve_targets, target_table
 from yatzy_core.version import __version__
+from results_file import write_result   # this folder's record writer (run as a script)
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"
 names = sys.argv[1:] or ["yahtzee-no-bonus", "yahtzee", "yatzy"]
@@ -60,6 +60,5 @@ record.update(package="yatzy-core", version=__version__, date=str(datetime.date.
                        "cores": os.cpu_count(), "load_at_end": round(os.getloadavg()[0], 1),
                        "note": record.get("machine", {}).get("note", "")})
 record["solve_seconds_last_run"] = {**record.get("solve_seconds_last_run", {}), **this_run}
-record["sha256"] = hashlib.sha256(json.dumps(record["readings"], sort_keys=True).encode()).hexdigest()
-RESULT.write_text(json.dumps(record, indent=1) + "\n")
+write_result(RESULT, record)
 print("wrote", RESULT)

@@ -156,7 +156,6 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
             raise ValueError(FAULTS[int(fault.max())])
 
 
-
 def _work(states, lo, widths, goal, target, s, t, pt, out):
     """Each state's lanes' outcomes into its row of `out`: a target policy's needs LANES at a
     time within a state, a risk or mean policy's states LANES at a time."""
