@@ -262,7 +262,7 @@ def test_coach_hint_undo_and_log(page, solutions):
 
 
 def test_the_page_fits_a_phone(page):
-    """The same page narrowed to a phone's width (a second page would start a second kernel)."""
+    """The same page narrowed to a phone's width."""
     desktop = page.viewport_size
     page.set_viewport_size(PHONE)
     try:
@@ -281,6 +281,25 @@ def test_the_page_fits_a_phone(page):
         page.screenshot(path=str(SHOTS / "coach-phone-page.png"))
     finally:
         page.set_viewport_size(desktop)
+
+
+def test_two_visitors_each_get_their_own_game(page, browser, voila):
+    """A second page on the same server runs its own kernel: a game started there does not touch
+    the first page's, and the first page still answers."""
+    other = open_page(browser, voila, viewport=PHONE)
+    try:
+        other.locator(".yc-coach-rules select").select_option("yahtzee")
+        other.locator(".yc-coach-seed input").fill("7")
+        other.locator(".yc-coach-new").click()
+        expect(other.locator(".yc-coach-status")).to_contain_text("yahtzee · seed 7 · turn 1 of 13 · 2 rerolls left")
+        expect(page.locator(".yc-coach-status")).not_to_contain_text("seed 7")
+        page.locator(".yc-coach-rules select").select_option("yatzy")
+        page.locator(".yc-coach-seed input").fill("8")
+        page.locator(".yc-coach-new").click()
+        expect(page.locator(".yc-coach-status")).to_contain_text("yatzy · seed 8 · turn 1 of 15 · 2 rerolls left")
+        expect(other.locator(".yc-coach-status")).to_contain_text("yahtzee · seed 7 · turn 1 of 13")
+    finally:
+        other.close()
 
 
 # --- the rules editor of notebook 09 ----------------------------------------------------------
