@@ -206,7 +206,7 @@ def test_coach_plays_a_seeded_game(page, solutions):
                 expect(page.locator(f".yc-coach-die-{i}")).to_have_class(re.compile("yc-held"))
             free = 5 - len(held)
             roll = page.locator(".yc-coach-roll")
-            expect(roll).to_have_text(f"Reroll {free} dice" if free else "Reroll none (keep all)")
+            expect(roll).to_have_text(f"Reroll {free} {'die' if free == 1 else 'dice'}" if free else "Reroll none (keep all)")
             page.keyboard.press("r") if by_key else roll.click()
         elif by_key:
             open_boxes = list(game.position.box_points())
@@ -247,7 +247,7 @@ def test_coach_hint_undo_and_log(page, solutions):
         expect(page.locator(f".yc-coach-die-{i}")).to_have_class(re.compile("yc-held" if h else "^(?!.*yc-held)"))
     page.locator(".yc-coach-roll").click()
     status = page.locator(".yc-coach-status")
-    expect(status).to_contain_text("1 rerolls left · move 1")
+    expect(status).to_contain_text("1 reroll left · move 1")
     page.locator(".yc-coach-undo").click()
     expect(status).to_contain_text("2 rerolls left · move 0")
     expect(page.locator(".yc-coach-feedback")).to_contain_text(f"Took back turn 1: {best.label}")

@@ -42,7 +42,7 @@ def test_the_coach_advises_from_the_whole_table_as_the_open_boxes_game_does():
     assert game.advice()[0].label == "score villa now, saving 2 rolls"
     game.score("chance", next_dice="556666")
     for kept, rolled in [("6666", "16"), ("66666", "2"), ("66666", "5")]:
-        same_advice(game.advice(), advise(game.position))      # 4, 3, 2 then 1 rerolls left
+        same_advice(game.advice(), advise(game.position))      # 4, 3, 2 then 1 reroll left
         decision = game.keep(kept, rolled=rolled)
         assert decision.loss == pytest.approx(decision.best.expected - decision.choice.expected, abs=1e-12)
     assert (game.position.dice, game.position.rolls_left, game.saved) == ((5, 6, 6, 6, 6, 6), 1, 1)
@@ -59,7 +59,7 @@ def test_the_coach_page_shows_the_bank_and_lets_saved_rolls_be_rolled():
     assert app.table.can_roll and app.table.roll_label == "Reroll 6 dice (a saved roll)"
     assert "2 rerolls left · Saved rolls: 2" in app.status_w.value
     app.roll()
-    assert "1 rerolls left · Saved rolls: 1" in app.status_w.value
+    assert "1 reroll left · Saved rolls: 1" in app.status_w.value
     app.undo()
     assert "2 rerolls left · Saved rolls: 2" in app.status_w.value     # undo gives the bank back
 

@@ -52,7 +52,7 @@ def test_the_coach_page_loads_a_saved_roll_log_with_its_bank():
     other.load_log(text)
     assert other.feedback == "Loaded log: 4 moves graded."
     assert grades(other.game) == grades(app.game) and other.game.total == app.game.total == 21
-    assert "1 rerolls left · Saved rolls: 1" in app.status_w.value
+    assert "1 reroll left · Saved rolls: 1" in app.status_w.value
     assert other.status_w.value == app.status_w.value.replace("seed 3", "loaded log")
     other.undo()
     assert "2 rerolls left · Saved rolls: 2" in other.status_w.value

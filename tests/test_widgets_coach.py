@@ -256,3 +256,14 @@ def test_the_coach_grades_a_game_to_beat_a_score():
     best = sum(g.optimal for g in want)
     assert f"{best} of {len(app.game.decisions)} moves were the best" in app.goal.result_w.value
     assert all(0 <= g.probability <= g.best + 1e-12 for g in want) and best < len(want)
+
+
+def test_the_roll_button_and_status_count_dice_and_rerolls_in_words(app):
+    """One die, one reroll: singular words, the way a player reads them."""
+    for i in range(4):
+        app.toggle_hold(i)
+    assert app.table.roll_label == "Reroll 1 die"
+    app.toggle_hold(3)
+    assert app.table.roll_label == "Reroll 2 dice"
+    app.roll()
+    assert "turn 1 of 15 · 1 reroll left · move 1" in app.status_w.value

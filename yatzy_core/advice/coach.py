@@ -24,7 +24,7 @@ import numpy as np
 
 from .advisor import Advice, advise
 from .ranking import keep_all
-from ..engine.position import Position, parse_dice
+from ..engine.position import Position, parse_dice, rerolls_left
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
 from ..engine.saved import SavedSolution, whole_saved_solution
@@ -67,7 +67,7 @@ class Decision:
 
     def __str__(self) -> str:
         where = (f"turn {self.turn}, dice {' '.join(map(str, self.position.dice))}, "
-                 f"{self.position.rolls_left} rerolls left")
+                 f"{rerolls_left(self.position.rolls_left)}")
         if self.optimal:
             return f"{where}: {self.label} (optimal)"
         return f"{where}: {self.label}, optimal was {self.best.label} (lost {self.loss:.2f} points)"

@@ -22,7 +22,7 @@ from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .turn import Scored, score_box
 
-__all__ = ["Position", "parse_dice", "upper_totals", "shown"]
+__all__ = ["Position", "parse_dice", "upper_totals", "shown", "rerolls_left"]
 
 
 def parse_dice(dice, faces: int = 6) -> tuple[int, ...]:
@@ -56,6 +56,15 @@ def shown(value, limit: int = 60) -> str:
     except (RecursionError, ValueError):     # nested too deep, or an int too long to print
         text = f"<a {type(value).__name__}>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def rerolls_left(n: int) -> str:
+    """How a position's rerolls are said to a player.
+
+    >>> rerolls_left(1), rerolls_left(2), rerolls_left(0)
+    ('1 reroll left', '2 rerolls left', '0 rerolls left')
+    """
+    return f"{n} reroll left" if n == 1 else f"{n} rerolls left"
 
 
 def _parse_used(used) -> frozenset[str]:
@@ -231,7 +240,7 @@ class Position:
     def __str__(self) -> str:
         used = ", ".join(n for n in self.rules.box_names if n in self.used) or "none"
         bonus = ", Yahtzee bonus on" if self.yahtzee_bonus else ""
-        return (f"{self.rules.name}: dice {' '.join(map(str, self.dice))}, {self.rolls_left} rerolls left; "
+        return (f"{self.rules.name}: dice {' '.join(map(str, self.dice))}, {rerolls_left(self.rolls_left)}; "
                 f"used: {used}; upper total {self.upper_total}{bonus}")
 
 

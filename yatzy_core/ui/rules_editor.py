@@ -37,7 +37,7 @@ import plotly.graph_objects as go
 from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode
 
 from ..advice.advisor import Advice, advise
-from ..engine.position import Position, parse_dice
+from ..engine.position import Position, parse_dice, rerolls_left
 from ..game.rules import Rules, get_rules, rule_names
 from ..engine.solver import Solution, solve
 from ..engine.turn import TIE
@@ -78,7 +78,7 @@ def moves_at(rules: Rules, solution: Solution, dice, rolls_left: int, used=(), u
     """The top choices at a position under these rules, and a note when the rerolls left had to be
     cut to what the rules allow (one roll a turn leaves none)."""
     allowed = min(rolls_left, rules.rolls_per_turn - 1)
-    note = (f"{rules.name}: {allowed} rerolls left (the rules allow no more)"
+    note = (f"{rules.name}: {rerolls_left(allowed)} (the rules allow no more)"
             if allowed != rolls_left else "")
     position = Position.make(rules, used=used, upper_total=upper_total, dice=dice, rolls_left=allowed)
     return advise(position, solution)[:top], note

@@ -33,6 +33,7 @@ from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 from ..advice.advisor import Advice, advise
 from ..advice.coach import Decision, Game
 from ..advice.gamelog import dumps, loads, paper_game, undo
+from ..engine.position import rerolls_left
 from ..game.rules import Rules, get_rules, rule_names
 from .coach_beat import BeatPanel
 from .coach_log import LogPanel, own_rules
@@ -172,7 +173,7 @@ class CoachApp(HasTraits):
         saved = f" · Saved rolls: {g.saved}" if g.rules.saved_rolls else ""
         if g.over:
             return f"{head} · game over{saved} · {tail}"
-        return f"{head} · {g.position.rolls_left} rerolls left{saved} · {tail}"
+        return f"{head} · {rerolls_left(g.position.rolls_left)}{saved} · {tail}"
 
     def toggle_hold(self, i: int, on: bool | None = None) -> "CoachApp":
         """Hold die i (or release it); `on` None flips it."""
@@ -354,7 +355,8 @@ class CoachApp(HasTraits):
             table.can_undo = bool(game.decisions)
             spends = " (a saved roll)" if game.rules.saved_rolls and not game.over \
                 and game.position.rolls_left <= game.saved else ""
-            table.roll_label = (f"Reroll {free} dice{spends}" if free else "Reroll none (keep all)") \
+            dice = "die" if free == 1 else "dice"
+            table.roll_label = (f"Reroll {free} {dice}{spends}" if free else "Reroll none (keep all)") \
                 if table.can_roll else "No rerolls left: score a box"
 
     def _render(self) -> None:
