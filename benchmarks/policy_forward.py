@@ -37,6 +37,12 @@ walks:
     181.7 s (3.23x -> 2.69x its table's 68-70 s);
   * yahtzee-no-bonus: risk 2.26 s -> 2.09 s (1.18x -> 1.19x); target T=250 70.1 s -> 56.9 s
     (4.64x -> 3.76x its table's 15.1 s).
+Measured 2026-11-25, later still (load about 1-2, repeat 1; 1849c60 and the change after it back to back):
+a target lane whose points so far hold no probability is not worked (21.7% of yahtzee-no-bonus's
+T=250 lanes):
+  * yatzy target T=250 185.0 s -> 166.3 s wall (2.66x -> 2.43x its table's 68-69 s; CPU 361 ->
+    324 s);
+  * yahtzee-no-bonus target T=250 58.8 s -> 47.8 s (CPU 113 -> 92 s; 3.10x its table's 15.5 s).
 Risk for Yatzy is under 10 s; the target pass is not yet within its table's time. (A ratio can
 rise while the pass's seconds fall: its baseline, timed in the same run, moved too.)
 """

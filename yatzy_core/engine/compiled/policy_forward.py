@@ -3,7 +3,8 @@
 `forward.py` pushes max-mean play, whose choices depend on the state only. A target policy's
 choices depend on the points still needed too: every points-so-far value x of a state's row
 is played with need max(goal - x, 0), one lane each (`policy_turn.lane_outcomes`, lanes worked
-in parallel), and each x is pushed along its own lane's outcomes. A risk or mean policy has
+in parallel), and each x is pushed along its own lane's outcomes; a lane whose x hold no
+probability (a row has gaps: a box's few scores) is not worked. A risk or mean policy has
 one lane: the whole row is shifted along it. Next rows are allocated up to the most points
 the used boxes can have given and trimmed to their support once the layer is pushed
 (`forward.Rows`), states that cannot differ merged into their representative. A chunk of
@@ -147,7 +148,7 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
     n_slots = n_slots_most(pt, t)
     for i, j, most in _chunks(lanes, n_rolls, n_boxes, n_slots):
         out = _views(pool, j - i, most, n_rolls, n_boxes, n_slots)
-        _work(live[i:j], rows.lo[i:j], widths[i:j], goal, target, s, t, pt, out)
+        _work(live[i:j], rows.lo[i:j], widths[i:j], (rows.start[i:j + 1], rows.data), goal, target, s, t, pt, out)
         _destinations(out[6], out[8], where, s, room, acc.shape[0], out[9], out[10])
         fault = np.zeros(acc.shape[0], np.int64)
         _push((rows.lo, rows.start, rows.data), (nxt.start, nxt.data), s,
@@ -156,21 +157,37 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
             raise ValueError(FAULTS[int(fault.max())])
 
 
-def _work(states, lo, widths, goal, target, s, t, pt, out):
+def _work(states, lo, widths, source, goal, target, s, t, pt, out):
     """Each state's lanes' outcomes into its row of `out`: a target policy's needs LANES at a
-    time within a state, a risk or mean policy's states LANES at a time."""
+    time within a state, a risk or mean policy's states LANES at a time. `source` is (start,
+    data) of the states' rows."""
     with vectorizing():
         if target:
-            _work_needs(states, lo, widths, goal, s, t, pt, out)
+            _work_needs(states, lo, widths, source[0], source[1], goal, s, t, pt, out)
         else:
             _work_states(states, s, t, pt, out)
 
 
 @njit(parallel=True, cache=True)
-def _work_needs(states, lo, widths, goal, s, t, pt, out):
+def _work_needs(states, lo, widths, start, data, goal, s, t, pt, out):
+    """A target policy's lanes of each state, those whose run of the row holds probability:
+    the others (a fifth of all in whole games: a box's few scores leave gaps in a row) push
+    nothing, and get no outcomes (out_n 0)."""
     for c in prange(len(states)):
-        cmin, n = _lanes(goal, lo[c], widths[c], True, pt.band[states[c]] + 1)
-        lane_outcomes(states[c], cmin, n, s, t, pt, out, c)
+        top = pt.band[states[c]] + 1
+        cmin, n = _lanes(goal, lo[c], widths[c], True, top)
+        row = data[start[c]:start[c + 1]]
+        lanes = np.empty(n, np.int64)
+        k = 0
+        for lane in range(n):
+            a, b = _span(goal, lo[c], widths[c], True, top, cmin + lane)
+            out[0][c, lane] = 0
+            for x in range(a, b):
+                if row[x] != 0.0:
+                    lanes[k] = lane
+                    k += 1
+                    break
+        lane_outcomes(states[c], cmin, lanes[:k], s, t, pt, out, c)
 
 
 @njit(parallel=True, cache=True)

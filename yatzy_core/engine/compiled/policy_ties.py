@@ -54,6 +54,7 @@ def _tie_block(states, W, s, t, pt, n_slots):
     split = np.zeros((n_slots, 3), np.int64)
     w = _work(t, s, n_slots)
     k3, e3, w8 = np.empty((t.add_die.shape[0], LANES)), np.empty((n_rolls, LANES)), np.empty((n_slots, LANES))
+    needs = np.empty(LANES, np.int64)
     K = np.exp(-pt.theta[0] * TIE)
     weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))
     n_cls = len(pt.cls_box)
@@ -67,7 +68,9 @@ def _tie_block(states, W, s, t, pt, n_slots):
             w.m8[:n, v] = w.m1[:n]
         for l0 in range(0, L, LANES):
             last = min(l0 + LANES, L) - 1                # a short group repeats its last need
-            target_values(w.p8, n, allowed, l0, last, spts, snxt, pt)
+            for v in range(LANES):
+                needs[v] = min(l0 + v, last)
+            target_values(w.p8, n, allowed, needs, spts, snxt, pt)
             for q in range(n):
                 if q < n_cls and (allowed >> pt.cls_box[q]) & 1 == 0:
                     continue                        # a closed box's class: never read

@@ -11,7 +11,7 @@ For every lane the turn is worked backwards (the last roll's box, then each rero
 the lexicographic best of (primary, mean) with the preference order of `turn` after that)
 and then forwards (the first roll's probabilities moved through the chosen keepers), then the
 final rolls are merged by slot: `Outcomes` of each lane. Lanes are worked LANES at a time
-(`policy_lanes`): a target policy's consecutive needs of one state (its slots valued once, the
+(`policy_lanes`): a target policy's needs of one state (its slots valued once, the
 last roll's box chosen for all of them together), or a risk or mean policy's consecutive states,
 one lane each (their last roll's box chosen together too when none has jokers). A slot is a
 (box, points, next state) valued once per lane, not once per roll: one per score class of the
@@ -206,11 +206,10 @@ def _primary(pt, nxt, pts, need, weight):
 
 
 @njit(cache=True)
-def target_values(p8, n_slots, allowed, first, last, spts, snxt, pt):
-    """p8[q, v] = V(next state of slot q, need - its points) for the needs first + v, LANES
-    lanes (a short group repeats `last`), as `_primary` values them, the next state's band read
-    once per slot, not once per lane (at every lane: 100x slower, measured). A closed box's
-    class is skipped: no roll may choose it."""
+def target_values(p8, n_slots, allowed, needs, spts, snxt, pt):
+    """p8[q, v] = V(next state of slot q, needs[v] - its points) for the LANES lanes, as
+    `_primary` values them, the next state's band read once per slot, not once per lane (at
+    every lane: 100x slower, measured). A closed box's class is skipped: no roll may choose it."""
     data, offset, band, cls_box = pt.data, pt.offset, pt.band, pt.cls_box
     n_cls = len(cls_box)
     for q in range(n_slots):
@@ -219,7 +218,7 @@ def target_values(p8, n_slots, allowed, first, last, spts, snxt, pt):
         nx = snxt[q]
         hi, base = band[nx], offset[nx] - 1
         for v in range(LANES):
-            m = min(first + v, last) - spts[q]
+            m = needs[v] - spts[q]
             p8[q, v] = 1.0 if m <= 0 else (0.0 if m > hi else float(data[base + m]))
 
 
@@ -303,10 +302,11 @@ def _turns(w, pt, K, s, t):
 
 
 @njit(cache=True)
-def lane_outcomes(state, first, n_needs, s, t, pt, out, c):
-    """For each lane l (need first + l, l < n_needs) of `state` under a target policy: its
-    choices worked backwards, its final rolls' probabilities forwards, merged by slot, into
-    row c of `out` (`policy_forward._views`; out[8][c]: how many slots); LANES needs at a time."""
+def lane_outcomes(state, first, lanes, s, t, pt, out, c):
+    """For each lane l in `lanes` (need first + l) of `state` under a target policy: its choices
+    worked backwards, its final rolls' probabilities forwards, merged by slot, into row c of
+    `out` (`policy_forward._views`; out[8][c]: how many slots); LANES lanes at a time (a short
+    group repeats its last need)."""
     out_n, out_i, out_w, box = out[0][c], out[1][c], out[2][c], out[3][c]
     slot_of, slot_pts, slot_nxt = out[4][c], out[5][c], out[6][c]
     alw = np.zeros(slot_of.shape, np.bool_)
@@ -320,14 +320,18 @@ def lane_outcomes(state, first, n_needs, s, t, pt, out, c):
     _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, weight, w.p1, w.m1, allowed)   # the means: every lane's
     for v in range(LANES):
         w.m8[:n_slots, v] = w.m1[:n_slots]
-    for l0 in range(0, n_needs, LANES):
-        n = min(LANES, n_needs - l0)
-        target_values(w.p8, n_slots, allowed, first + l0, first + l0 + n - 1, slot_pts, slot_nxt, pt)
+    needs = np.empty(LANES, np.int64)
+    for g in range(0, len(lanes), LANES):
+        n = min(LANES, len(lanes) - g)
+        for v in range(LANES):
+            needs[v] = first + lanes[g + min(v, n - 1)]
+        target_values(w.p8, n_slots, allowed, needs, slot_pts, slot_nxt, pt)
         last_roll8(alw, slot_of, boxes, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
         _turns(w, pt, K, s, t)
         for v in range(n):
-            box[:, l0 + v] = w.box[:, v]
-            out_n[l0 + v] = _merge(v, w.prob, w.box, slot_of, w.key, out_i[l0 + v], out_w[l0 + v])
+            l = lanes[g + v]
+            box[:, l] = w.box[:, v]
+            out_n[l] = _merge(v, w.prob, w.box, slot_of, w.key, out_i[l], out_w[l])
 
 
 @njit(cache=True)
