@@ -190,8 +190,10 @@ def test_keep_rerolls_the_rest():
     assert drawn.rolls_left == 1 and len(drawn.dice) == 5 and {5, 6} <= set(drawn.dice)
     with pytest.raises(ValueError, match=r"cannot keep \[3\]"):
         p.keep([3], rolled="1111")
-    with pytest.raises(ValueError, match="rerolls 3, got 2"):
+    with pytest.raises(ValueError, match="keeping 2 dice rerolls 3, got 2 new dice"):
         p.keep("11", rolled="66")
+    with pytest.raises(ValueError, match="keeping 1 die rerolls 4, got 1 new die$"):
+        p.keep("1", rolled="6")
     with pytest.raises(ValueError, match="no rerolls left"):
         Position.make("yahtzee", dice="11256", rolls_left=0).keep("11", rolled="111")
 

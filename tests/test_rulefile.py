@@ -205,7 +205,11 @@ def test_cli_rules_file(tmp_path, capsys, monkeypatch):
     path.write_text('n_dice = 2\nupper_bonus = 0\n[[boxes]]\nname = "sixes"\nscorer = "upper"\n'
                     'face = 6\n[[boxes]]\nname = "doubles"\nscorer = "all_same"\npoints = 10\n')
     assert main(["info", "--rules-file", str(path)]) == 0
-    assert capsys.readouterr().out.startswith("tiny\n2 dice with 6 faces")
+    assert capsys.readouterr().out.startswith("tiny\n2 dice with 6 faces, 3 rolls a turn\n")
+    one = tmp_path / "one.toml"
+    one.write_text(path.read_text().replace("n_dice = 2", "n_dice = 1\nrolls_per_turn = 1"))
+    assert main(["info", "--rules-file", str(one)]) == 0
+    assert capsys.readouterr().out.startswith("one\n1 die with 6 faces, 1 roll a turn\n")
     assert main(["advise", "--rules-file", str(path), "--dice", "66", "--rolls-left", "0",
                  "--json", "--top", "1"]) == 0
     assert '"box": "sixes"' in capsys.readouterr().out

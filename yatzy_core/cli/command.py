@@ -27,7 +27,7 @@ import warnings
 from ..version import __version__
 from ..advice.advisor import advise
 from ..objectives.objective import AtLeast, Beat, MaxMean, Risk
-from ..engine.position import Position
+from ..engine.position import Position, counted
 from ..engine.cache import CacheWarning, get_solution
 from .args import MAX_MESSAGE, flag, objective_flags, printable, rules_argument, short, text, whole
 from .distribution import add_distribution_parser
@@ -194,7 +194,8 @@ def run_info(args) -> int:
     rules = get_rules(args.rules)
     name, description = printable(rules.name), printable(rules.description)   # text from a file
     print(f"{name}: {description}" if description else name)
-    print(f"{rules.n_dice} dice with {rules.faces} faces, {rules.rolls_per_turn} rolls a turn")
+    dice, rolls = counted(rules.n_dice, "die", "dice"), counted(rules.rolls_per_turn, "roll")
+    print(f"{dice} with {rules.faces} faces, {rolls} a turn")
     for key, n in StateSpace(rules).counts().items():
         print(f"{key.replace('_', ' ')}: {n:,}")
     print(f"boxes ({rules.n_boxes}):")

@@ -22,7 +22,7 @@ from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .turn import Scored, score_box
 
-__all__ = ["Position", "parse_dice", "upper_totals", "shown", "rerolls_left"]
+__all__ = ["Position", "parse_dice", "upper_totals", "shown", "counted", "rerolls_left"]
 
 
 def parse_dice(dice, faces: int = 6) -> tuple[int, ...]:
@@ -58,13 +58,22 @@ def shown(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def counted(n: int, one: str, many: str | None = None) -> str:
+    """n and the noun, singular for one.
+
+    >>> counted(1, "die", "dice"), counted(5, "die", "dice"), counted(0, "roll")
+    ('1 die', '5 dice', '0 rolls')
+    """
+    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
+
+
 def rerolls_left(n: int) -> str:
     """How a position's rerolls are said to a player.
 
     >>> rerolls_left(1), rerolls_left(2), rerolls_left(0)
     ('1 reroll left', '2 rerolls left', '0 rerolls left')
     """
-    return f"{n} reroll left" if n == 1 else f"{n} rerolls left"
+    return f"{counted(n, 'reroll')} left"
 
 
 def _parse_used(used) -> frozenset[str]:
@@ -221,7 +230,8 @@ class Position:
             rolled = _draw(free, self.rules.faces, rng)
         rolled = parse_dice(rolled, self.rules.faces)
         if len(rolled) != free:
-            raise ValueError(f"keeping {len(kept)} dice rerolls {free}, got {len(rolled)} new dice")
+            raise ValueError(f"keeping {counted(len(kept), 'die', 'dice')} rerolls {free}, "
+                             f"got {counted(len(rolled), 'new die', 'new dice')}")
         return Position(self.rules, self.used, self.upper_total, kept + rolled, self.rolls_left - 1,
                         self.yahtzee_bonus)
 

@@ -28,8 +28,8 @@ from ..objectives.distribution import ScoreDistribution
 __all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook"]
 
 OUTLOOK_OPEN = 11   # a goal's pass from 11 open boxes: 1.8-5.8 s (benchmarks/outlook.py, Yatzy and Yahtzee), 6-13 s
-                    # from random cards with the whole table read; 12: 6.6-31 s (2 cores). A risk pass is never
-                    # refused: 1-3 s from 10-13 open, 8.4 s a whole Yatzy game
+                    # from seeded random cards with the whole table read; from 12: 6.6-16 s and 11-31 s (2 cores).
+                    # A risk pass is never refused: 1-3 s from 10-13 open, 8.4 s a whole Yatzy game
 OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score",
               "risk": "risk appetite"}
 

@@ -33,7 +33,7 @@ from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 from ..advice.advisor import Advice, advise
 from ..advice.coach import Decision, Game
 from ..advice.gamelog import dumps, loads, paper_game, undo
-from ..engine.position import rerolls_left
+from ..engine.position import counted, rerolls_left
 from ..game.rules import Rules, get_rules, rule_names
 from .coach_beat import BeatPanel
 from .coach_log import LogPanel, own_rules
@@ -355,9 +355,8 @@ class CoachApp(HasTraits):
             table.can_undo = bool(game.decisions)
             spends = " (a saved roll)" if game.rules.saved_rolls and not game.over \
                 and game.position.rolls_left <= game.saved else ""
-            dice = "die" if free == 1 else "dice"
-            table.roll_label = (f"Reroll {free} {dice}{spends}" if free else "Reroll none (keep all)") \
-                if table.can_roll else "No rerolls left: score a box"
+            reroll = f"Reroll {counted(free, 'die', 'dice')}{spends}" if free else "Reroll none (keep all)"
+            table.roll_label = reroll if table.can_roll else "No rerolls left: score a box"
 
     def _render(self) -> None:
         game = self.game

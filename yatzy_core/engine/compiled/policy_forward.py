@@ -160,10 +160,11 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
 def _work(states, lo, widths, source, goal, target, s, t, pt, out):
     """Each state's lanes' outcomes into its row of `out`: a target policy's needs LANES at a
     time within a state, a risk or mean policy's states LANES at a time. `source` is (start,
-    data) of the states' rows."""
+    data) of the states' rows, one argument (at most ten)."""
     with vectorizing():
         if target:
-            _work_needs(states, lo, widths, source[0], source[1], goal, s, t, pt, out)
+            start, data = source
+            _work_needs(states, lo, widths, start, data, goal, s, t, pt, out)
         else:
             _work_states(states, s, t, pt, out)
 

@@ -76,7 +76,7 @@ def _tie_block(states, W, s, t, pt, n_slots):
                     continue                        # a closed box's class: never read
                 row = W[snxt[q]]
                 for v in range(LANES):
-                    rest = min(l0 + v, last) - spts[q]
+                    rest = needs[v] - spts[q]
                     w8[q, v] = 1.0 if rest <= 1 else row[rest]
             last_roll8(al, slots, boxes, w.p8, w.m8, pt, K, w.e1, w.e2, w.box)
             for r in range(n_rolls):
