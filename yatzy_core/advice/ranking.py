@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..engine.position import Position
+from ..engine.position import Position, counted
 from ..engine.turn import Turn, ranked
 from ..engine.turn_choices import roll_options
 from ..game.dice import dice_of
@@ -70,7 +70,7 @@ def choice_label(action: str, keep, box, now: bool = False, saving: int = 0) -> 
     """How a choice reads: "keep 1 1", "reroll all", "score chance", "score chance now" or, in a
     game with saved rolls, "score chance now, saving 2 rolls"."""
     if action == "box" and saving:
-        return f"score {box} now, saving {saving} roll{'s' if saving > 1 else ''}"
+        return f"score {box} now, saving {counted(saving, 'roll')}"
     if action == "box":
         return f"score {box} now" if now else f"score {box}"
     return "reroll all" if not keep else "keep " + " ".join(map(str, keep))

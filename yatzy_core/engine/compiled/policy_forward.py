@@ -177,18 +177,25 @@ def _work_needs(states, lo, widths, start, data, goal, s, t, pt, out):
     for c in prange(len(states)):
         top = pt.band[states[c]] + 1
         cmin, n = _lanes(goal, lo[c], widths[c], True, top)
-        row = data[start[c]:start[c + 1]]
-        lanes = np.empty(n, np.int64)
-        k = 0
-        for lane in range(n):
-            a, b = _span(goal, lo[c], widths[c], True, top, cmin + lane)
-            out[0][c, lane] = 0
-            for x in range(a, b):
-                if row[x] != 0.0:
-                    lanes[k] = lane
-                    k += 1
-                    break
-        lane_outcomes(states[c], cmin, lanes[:k], s, t, pt, out, c)
+        out[0][c, :n] = 0
+        lanes = _live_lanes(data[start[c]:start[c + 1]], goal, lo[c], top, cmin, n)
+        lane_outcomes(states[c], cmin, lanes, s, t, pt, out, c)
+
+
+@njit(cache=True)
+def _live_lanes(row, goal, x0, top, cmin, n):
+    """The lanes (need cmin + lane, lane < n) of a row from x0 whose run (`_span`) holds probability."""
+    lanes = np.empty(n, np.int64)
+    k = 0
+    for lane in range(n):
+        a, b = _span(goal, x0, len(row), True, top, cmin + lane)
+        x = a
+        while x < b and row[x] == 0.0:       # (no temporary array: ten million lanes a pass)
+            x += 1
+        if x < b:
+            lanes[k] = lane
+            k += 1
+    return lanes[:k]
 
 
 @njit(parallel=True, cache=True)
