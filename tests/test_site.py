@@ -153,6 +153,41 @@ def test_the_week_plan_points_at_each_chapters_own_exercises(site):
     assert sorted(planned) == sorted(numbers)                     # every chapter in the plan once
 
 
+def test_the_week_plan_gives_each_weeks_reading_within_five_percent(site):
+    """'About N words' of a week is the words of its core chapters' markdown cells (an extension
+    chapter says its own), counted from the committed notebooks."""
+    index = soup(site / "index.html")
+    loads = []
+    for week in index.select("section[id^=week-]"):
+        core, extension = [], []
+        for item in week.select("li"):
+            stem = item.select_one("a[href^='chapters/']")["href"].split("#")[0].split("/")[1][:-5]
+            (extension if item.get_text().lstrip().startswith("Extension") else core).append(stem)
+            if extension and extension[-1] == stem:
+                loads.append((int(re.search(r"about ([\d,]+) words", item.get_text()).group(1).replace(",", "")),
+                              [stem]))
+        stated = re.search(r"About ([\d,]+) words", week.select_one("h3 ~ p").get_text()).group(1)
+        loads.append((int(stated.replace(",", "")), core))
+    assert len(loads) == 7                                        # six weeks and the extension
+    for stated, stems in loads:
+        words = 0
+        for stem in stems:
+            cells = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+            words += sum(len("".join(c["source"]).split()) for c in cells if c["cell_type"] == "markdown")
+        assert abs(words - stated) <= 0.05 * words, (stems, words, stated)
+
+
+def test_code_on_the_pages_carries_no_test_marker(site):
+    """The notebooks' `# NBVAL_CHECK_OUTPUT` lines (for the notebook tests) stay off the pages; the
+    downloadable notebooks keep them."""
+    chapters = sorted((site / "chapters").glob("*.html"))
+    assert len(chapters) == 11
+    for page in chapters:
+        assert "NBVAL" not in page.read_text(encoding="utf-8"), page.name
+    assert "# NBVAL_CHECK_OUTPUT" in (site / "_sources" / "chapters" / "01_rules_and_scoring.ipynb").read_text(
+        encoding="utf-8")
+
+
 def test_every_internal_link_resolves(site):
     """Every relative href/src names a file of the site, and its #fragment an id on that page."""
     ids: dict[Path, set[str]] = {}

@@ -8,7 +8,7 @@ EXPECTED = {
     "yahtzee-verhoeff": 254.5896,   # Verhoeff's joker reading, the number usually quoted
     "yahtzee-no-bonus": 245.8708,
     "yatzy": 248.4400,
-    "yatzy-thesis": 248.6329,       # the two-pairs bug behind the thesis's 248.63
+    "yatzy-thesis": 248.6329,       # the two-pairs reading that reproduces the thesis's 248.63
 }
 
 
