@@ -260,3 +260,12 @@ def test_score_distribution_values():
     d = ScoreDistribution("dice", np.full(6, 1 / 6))
     assert d.mean == pytest.approx(2.5) and d.variance == pytest.approx(35 / 12)
     assert d.quantile(0.5) == 2 and d.p_at_least(4) == pytest.approx(1 / 3)
+
+
+def test_p_at_least_a_fraction_is_at_least_the_next_whole_score():
+    d = ScoreDistribution("dice", np.full(7, 1 / 6) * (np.arange(7) > 0))    # one die: 1 .. 6
+    assert d.p_at_least(5.5) == d.p_at_least(6) == pytest.approx(1 / 6) and d.p_at_least(5) == pytest.approx(2 / 6)
+    assert d.p_at_least(-2.5) == pytest.approx(1.0) and d.p_at_least(6.5) == 0.0 and d.p_at_least(np.int64(6)) > 0
+    for bad in ("5", float("nan"), float("inf"), None, True):
+        with pytest.raises(ValueError, match="x must be a finite number"):
+            d.p_at_least(bad)

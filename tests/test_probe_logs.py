@@ -6,15 +6,18 @@ import html
 import io
 import json
 
+import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
 from yatzy_core.cli import command as cli
 from yatzy_core.engine.position import Position
 from yatzy_core.advice.coach import Game, play_optimally
-from yatzy_core.advice.gamelog import dumps, loads, replay, to_log
+from yatzy_core.advice.beat_grades import grade_to_beat
+from yatzy_core.advice.gamelog import dumps, loads, replay, to_log, undo
 from yatzy_core.game import rulefile
 from yatzy_core.game.rules import Rules, get_rules
+from yatzy_core.engine.solver import solve
 from test_faults import FAST
 
 VARIANT = get_rules("yahtzee-no-bonus").with_(upper_bonus=50, upper_bonus_threshold=40)
@@ -247,3 +250,51 @@ def test_hostile_logs_grade_or_name_the_field(solutions, where, value, delete, d
     again = replay(to_log(got))                    # a graded game replays to the same grades
     assert [d.loss for d in again.decisions] == [d.loss for d in got.decisions]
     assert got.total == sum(got.scores.values()) + got.bonus
+
+
+# ---- the coach's and the log's entry points: a bad argument is a TypeError or ValueError naming it
+
+@pytest.fixture(scope="module")
+def tiny_game():
+    """A rule file's game one move in, its table solved here (no cache)."""
+    rules = rulefile.loads(RULE_FILE)
+    game = Game(rules, seed=1, solution=solve(rules, progress=False))
+    game.play(game.advice()[0])
+    return game
+
+
+@pytest.mark.parametrize("call_, error, named", [
+    (lambda g: Game(g.rules, solution="x"), TypeError, "solution must be a Solution .* or None, got str"),
+    (lambda g: Game(g.rules, seed="abc", solution=g.solution), ValueError, "seed must be a whole number"),
+    (lambda g: Game(g.rules, seed=-1, solution=g.solution), ValueError, "seed must be a whole number >= 0, got -1"),
+    (lambda g: Game(g.rules, seed=True, solution=g.solution), ValueError, "seed must be a whole number"),
+    (lambda g: Game(g.rules, seed=1, solution=g.solution).play("keep"), TypeError, "advice must be an Advice"),
+    (lambda g: grade_to_beat("x", 30), TypeError, "game must be a coach.Game"),
+    (lambda g: grade_to_beat(g, 30, targets="x"), TypeError, "targets must be a target table"),
+    (lambda g: to_log("x"), TypeError, "game must be a coach.Game, got str"),
+    (lambda g: dumps(None), TypeError, "game must be a coach.Game, got NoneType"),
+    (lambda g: undo("x"), TypeError, "game must be a coach.Game"),
+    (lambda g: Position.make("yahtzee", dice="12345", rolls_left=True), ValueError, "rolls_left .* got True"),
+])
+def test_bad_game_arguments_are_named(tiny_game, call_, error, named):
+    with pytest.raises(error, match=named):
+        call_(tiny_game)
+    assert len(tiny_game.decisions) == 1                 # the game itself is as it was
+
+
+def test_a_seed_may_still_be_a_numpy_whole_number_or_a_generator(tiny_game):
+    same = [Game(tiny_game.rules, seed=s, solution=tiny_game.solution).position
+            for s in (7, np.int64(7), np.random.default_rng(7))]
+    assert same[0] == same[1] == same[2]
+
+
+def test_dice_after_the_move_that_fills_the_card_are_refused(tiny_game):
+    """No roll follows the last box: dice given there were dropped without a word."""
+    game = Game(tiny_game.rules, seed=3, solution=tiny_game.solution)
+    while not game.over:
+        game.play(game.advice()[0])
+    log = to_log(game)
+    assert replay(log).summary().finished
+    log["moves"][-1]["dice"] = list(log["first_roll"])
+    with pytest.raises(ValueError, match="'dice' after the move that fills the card: no roll follows it"):
+        replay(log)

@@ -24,7 +24,10 @@ from yatzy_core.objectives.policy_play import risk_distribution
 from yatzy_core.advice.objective_advice import target_advice, risk_advice
 from yatzy_core.game.rulefile import load
 from yatzy_core.game.rules import Rules, get_rules
-from yatzy_core.objectives.targets import check_theta, max_total, solve_risk, target_table
+from yatzy_core.objectives.distribution import score_distribution
+from yatzy_core.objectives.midgame import (position_distribution, risk_position_distribution,
+                                           target_position_distribution)
+from yatzy_core.objectives.targets import check_theta, max_total, solve_risk, solve_targets, target_table
 
 THETAS = [-3.0, -1.0, -0.4, -0.1, -1e-3, 1e-6, 1e-3, 0.1, 0.4, 1.0, 3.0]   # TINY allows |theta| <= 18
 LATE = ["advise", "--rules", "yahtzee-no-bonus", "--dice", "12345", "--rolls-left", "0", "--upper", "40",
@@ -203,3 +206,44 @@ def test_every_goal_shares_one_cached_table(tmp_path, monkeypatch):
         assert table.p_at_least(goal) == pytest.approx(float(first.vector(0)[goal]) if goal <= 38 else 0.0)
     assert sorted(p.name for p in tmp_path.rglob("*targets*")) == files and len(files) == 1
     assert cache_path(TINY, "targets-38-float32").exists()
+
+
+# ---- the goal and risk entry points: a bad argument is a TypeError or ValueError naming it ------
+
+TINY_POSITION = Position.make(TINY, dice="12", rolls_left=1)
+TINY_U = solve_risk(TINY, [0.1])[:, 0]          # a table for theta > 0: +1 at the full card
+
+
+@pytest.mark.parametrize("call_, error, named", [
+    (lambda p: target_advice("x", 0, 35), TypeError, "position must be a Position"),
+    (lambda p: target_advice(p, 0, 35, targets="x"), TypeError, "targets must be a target table"),
+    (lambda p: target_advice(p, 0, 3, targets=solve_targets("yahtzee-no-bonus", 5, within=(1 << 13) - 2)),
+     ValueError, "targets are for rules 'yahtzee-no-bonus'"),
+    (lambda p: risk_advice("x", 0.1), TypeError, "position must be a Position"),
+    (lambda p: risk_advice(p, 0.1, utilities=[1, 2]), ValueError, "utilities must hold one number per state"),
+    (lambda p: risk_advice(p, 0.1, utilities=np.zeros(3)), ValueError, "utilities must hold one number per state"),
+    (lambda p: risk_advice(p, 0.1, utilities="x"), ValueError, "utilities must hold one number per state"),
+    (lambda p: risk_advice(p, 0.1, utilities=np.full(len(TINY_U), np.nan)), ValueError, "utilities must be finite"),
+    (lambda p: risk_advice(p, -0.1, utilities=TINY_U), ValueError, "utilities are not a table for theta=-0.1"),
+    (lambda p: risk_advice(p, 0.1, utilities=np.zeros(len(TINY_U))), ValueError, "utilities are not a table"),
+    (lambda p: risk_position_distribution(p, TINY, -0.1, TINY_U), ValueError, "utilities are not a table"),
+    (lambda p: risk_position_distribution(p, "nope", 0.1, TINY_U), ValueError, "rules 'nope'"),
+    (lambda p: risk_distribution(TINY, -0.1, TINY_U), ValueError, "utilities are not a table"),
+    (lambda p: position_distribution(p, "x"), TypeError, "solution must be a Solution"),
+    (lambda p: target_position_distribution(p, "x", 35), TypeError, "targets must be a target table"),
+    (lambda p: score_distribution(TINY, solution="x", use_cache=False), TypeError, "solution must be a Solution"),
+    (lambda p: solve_risk(TINY, []), ValueError, "thetas must hold at least one"),
+    (lambda p: solve_risk(TINY, [0.1], within=1 << 4), ValueError, "within must be a mask of used boxes 0..15"),
+    (lambda p: solve_targets(TINY, 10, within="x"), ValueError, "within must be a whole number"),
+    (lambda p: solve_targets(TINY, 10, within=-1), ValueError, "within must be a whole number >= 0, got -1"),
+    (lambda p: solve_targets(TINY, 10, within=10 ** 6), ValueError, "within must be a mask"),
+])
+def test_bad_goal_and_risk_arguments_are_named(call_, error, named):
+    with pytest.raises(error, match=named):
+        call_(TINY_POSITION)
+
+
+def test_a_utility_table_of_the_right_sign_is_still_taken():
+    negative = solve_risk(TINY, [-0.1])[:, 0]
+    assert risk_advice(TINY_POSITION, -0.1, utilities=negative) == risk_advice(TINY_POSITION, -0.1)
+    assert solve_risk(TINY, [0.1], within=(1 << 4) - 1)[0, 0] == 0      # the full card only: no start value

@@ -40,6 +40,15 @@ def test_the_start_matches_the_exact_brute_force(tiny, target):
     assert 0 < exact < 1
 
 
+def test_a_target_between_whole_points_is_the_next_whole_one(tiny):
+    exact = float(brute_force_at_least(TINY, 26))
+    assert tiny.p_at_least(25.5) == tiny.p_at_least(26) == pytest.approx(exact, abs=1e-14)
+    assert tiny.p_at_least(25.5) < tiny.p_at_least(25) and tiny.p_at_least(38.5) == 0.0
+    for bad in ("26", float("nan"), None, True):
+        with pytest.raises(ValueError, match="target must be a finite number"):
+            tiny.p_at_least(bad)
+
+
 def test_brute_force_targets_are_the_distribution_of_a_sure_thing():
     assert brute_force_at_least(TINY, 0) == 1 and brute_force_at_least(TINY, 39) == 0
     assert brute_force_at_least(TINY, 2) == 1     # chance alone gives 2 at least

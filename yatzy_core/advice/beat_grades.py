@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..engine.position import Position
-from ..game.checks import whole_number
+from ..game.checks import instance_of, whole_number
 from .coach import Decision, Game
 from .advisor import Advice
 from .ranking import keep_all
@@ -67,7 +67,9 @@ def grade_to_beat(game: Game, score: int, targets: Targets | None = None) -> lis
     """Every move of `game` (finished or not) graded by P(final total > score), best play after
     it. One target table serves the whole game: `targets`, else the one `objective_advice.targets_for`
     gives from the empty card (cached whole table, or solved once up to score + 1)."""
+    instance_of("game", game, Game, "a coach.Game")
     whole_number("score", score)
+    instance_of("targets", targets, Targets, "a target table (solve_targets or target_table)", optional=True)
     goal, points, grades = score + 1, 0, []
     for d in list(game.decisions):
         if targets is None:

@@ -25,6 +25,7 @@ import numpy as np
 from .advisor import Advice, advise
 from .ranking import keep_all
 from ..engine.position import Position, parse_dice, rerolls_left
+from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
 from ..engine.saved import SavedSolution, whole_saved_solution
@@ -122,17 +123,21 @@ class Summary:
 
 
 def _rng(seed) -> np.random.Generator:
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    """`seed` as a Generator: one given as is, else one seeded by a whole number >= 0 or None."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(None if seed is None else whole_number("seed", seed))
 
 
 class Game:
     """A game in progress: the position now, the moves made and the points scored.
 
-    `seed` (an int or a numpy Generator) draws every roll you do not give yourself; `dice` is the
-    first roll. An illegal move raises ValueError and leaves the game as it was. In a game with
-    saved rolls (`rules.saved_rolls`) scoring with rerolls left banks them: the next turn's
-    `position.rolls_left` adds them to its own, and `saved` counts the bank; the solution is then a
-    whole `saved.SavedSolution` (solved here for a small game, `saved.whole_saved_solution`).
+    `seed` (a whole number >= 0, a numpy Generator or None) draws every roll you do not give
+    yourself; `dice` is the first roll. An illegal move raises ValueError and leaves the game as
+    it was. In a game with saved rolls (`rules.saved_rolls`) scoring with rerolls left banks them:
+    the next turn's `position.rolls_left` adds them to its own, and `saved` counts the bank; the
+    solution is then a whole `saved.SavedSolution` (solved here for a small game,
+    `saved.whole_saved_solution`).
     """
 
     def __init__(self, rules: str | Rules = "yatzy", seed=None, dice=None,
@@ -208,6 +213,7 @@ class Game:
 
     def play(self, advice: Advice, rolled=None) -> Decision:
         """Make the move an `Advice` describes (for example the advisor's first choice)."""
+        instance_of("advice", advice, Advice, "an Advice (from game.advice())")
         if advice.action == "keep":
             return self.keep(advice.keep, rolled=rolled)
         return self.score(advice.box, next_dice=rolled)

@@ -35,6 +35,7 @@ import json
 from collections import Counter
 
 from ..game import rulefile
+from ..game.checks import instance_of
 from ..engine.position import shown, parse_dice
 from ..engine.cache import rules_fingerprint
 from .coach import Game
@@ -56,6 +57,7 @@ class RulesMismatch(ValueError):
 
 def to_log(game: Game) -> dict:
     """The game's moves as a JSON-ready dict (see the module docstring)."""
+    instance_of("game", game, Game, "a coach.Game")
     decisions = game.decisions
     first = decisions[0].position.dice if decisions else game.position.dice
     after = [d.position.dice for d in decisions[1:]] + [None if game.over else game.position.dice]
@@ -191,6 +193,8 @@ def _play(game: Game, move: dict, last: bool) -> None:
     if not isinstance(box, str):
         raise ValueError(f"'score' must be a box name (text), got {shown(box)}")
     game.score(box, next_dice=None if dice is None else _field("dice", _dice, dice, faces))
+    if game.over and dice is not None:
+        raise ValueError("'dice' after the move that fills the card: no roll follows it")
     if "saved" in move:
         _check_saved(game, move["saved"])
 
@@ -223,6 +227,7 @@ def _rolled(kept, dice) -> tuple[int, ...]:
 
 def undo(game: Game) -> Game:
     """The game as it was one move ago (same rules, solution and random stream)."""
+    instance_of("game", game, Game, "a coach.Game")
     if not game.decisions:
         raise ValueError("game has no move to undo")
     log = to_log(game)

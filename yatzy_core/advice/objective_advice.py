@@ -23,10 +23,10 @@ import numpy as np
 
 from .ranking import Advice, choices
 from ..engine.position import Position
-from ..game.checks import whole_number
+from ..game.checks import instance_of, whole_number
 from ..game.states import StateSpace
-from ..objectives.targets import (Targets, cached_caps, check_theta, most_gain, risk_table, solve_risk, solve_targets,
-                                  target_table)
+from ..objectives.targets import (Targets, cached_caps, check_theta, check_utilities, most_gain, risk_table,
+                                  solve_risk, solve_targets, target_table)
 from ..engine.turn import ExpUtility, TargetLanes, box_values, evaluate
 from ..objectives.midgame import mean_turn
 
@@ -70,9 +70,13 @@ def target_advice(position: Position, points: int, goal: int, targets: Targets |
     `points` (bonuses included). Choices within TIE are ordered by their expected points (then
     the turn engine's order). A goal past the most the card can still gain is answered at
     once: 0 for every choice, ordered by the mean, no target table solved."""
-    whole_number("points", points), whole_number("goal", goal)
-    if points < position.upper_total:
-        raise ValueError(f"points {points} is less than the upper total {position.upper_total}")
+    _position(position), whole_number("points", points), whole_number("goal", goal)
+    instance_of("targets", targets, Targets, "a target table (solve_targets or target_table)", optional=True)
+    if targets is not None and targets.rules != position.rules:
+        raise ValueError(f"targets are for rules {targets.rules.name!r}, the position for {position.rules.name!r}")
+    if points < position.least_points:
+        raise ValueError(f"points {points} is less than the {position.least_points} the card holds already "
+                         "(its upper total, with bonuses earned)")
     need = max(goal - points, 0)
     space = StateSpace(position.rules) if targets is None else targets.space
     state = np.array([position.state(space)])
@@ -92,14 +96,18 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
     E[exp(theta * points)]: theta < 0 cautious, > 0 bold. Ranked on the certainty-equivalent
     scale (within TIE points: tied), not on the utilities, which all lie within TIE of each
     other once |theta| times the points is large or |theta| tiny."""
-    theta = check_theta(theta, position.rules)
+    theta = check_theta(theta, _position(position).rules)
     space = StateSpace(position.rules)
-    if utilities is None:
-        utilities = risk_utilities(position, theta)
+    utilities = (risk_utilities(position, theta) if utilities is None
+                 else check_utilities(utilities, position.rules, theta))
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
     return choices(position, turn, ExpUtility(theta).certainty, "certainty_equivalent",
                    mean_turn(space, position.state(space)))
+
+
+def _position(position) -> Position:
+    return instance_of("position", position, Position, "a Position (see Position.make)")
 
 
 def risk_utilities(position: Position, theta: float) -> np.ndarray:

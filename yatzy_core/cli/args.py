@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
-    "short", "printable", "text", "path", "whole", "rules_argument", "rules_name",
+    "short", "printable", "text", "path", "folder", "whole", "rules_argument", "rules_name",
     "strategy_name", "strategy_list", "flag", "OutputFile"]
 
-MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names, paths)
+MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names)
+MAX_PATH = 4096     # longest path (Linux's PATH_MAX)
 MAX_MESSAGE = 300   # longest error or warning line the command prints
 
 
@@ -55,10 +56,28 @@ def text(value: str) -> str:
     return value
 
 
-def path(value: str) -> str:
-    """A file path flag: not empty (an empty one would silently mean no file at all)."""
-    if not text(value).strip():
-        raise ArgumentTypeError("empty path; name a file")
+def path(value: str, what: str = "file") -> str:
+    """A file path flag: not empty (an empty one would silently mean no file at all), at most
+    MAX_PATH characters (Linux's PATH_MAX; text flags stop at MAX_TEXT)."""
+    if len(value) > MAX_PATH:
+        raise ArgumentTypeError(f"too long ({len(value):,} characters, at most {MAX_PATH:,}): {short(value)!r}")
+    if not value.strip():
+        raise ArgumentTypeError(f"empty path; name a {what}")
+    return value
+
+
+def folder(value: str) -> str:
+    """A folder flag (--checkpoint): an existing folder, or a new one in an existing folder (a
+    mistyped path must not become a tree of new folders; a file there is not a folder).
+
+    >>> folder("/")
+    '/'
+    """
+    target = Path(path(value, "folder"))
+    if target.exists() and not target.is_dir():
+        raise ArgumentTypeError(f"{short(value)} is not a folder")
+    if not target.exists() and not target.parent.is_dir():
+        raise ArgumentTypeError(f"{short(value)}: its folder {short(target.parent)} does not exist")
     return value
 
 
@@ -190,10 +209,13 @@ class OutputFile:
 
 def _check_target(target: Path, path: str, force: bool, name: str) -> None:
     """Refuse a folder, a device, a FIFO or a socket (--force would replace it with a plain
-    file: /dev/null run as root), and an existing file unless `force`."""
+    file: /dev/null run as root), and an existing file or link unless `force`."""
     try:
         mode = os.stat(target).st_mode
     except FileNotFoundError:
+        if os.path.islink(target) and not force:    # a link to nothing: the name is taken
+            raise ValueError(f"argument {name}: {short(path)} exists (a link to a missing file); "
+                             "pass --force to replace the link") from None
         return
     except OSError as err:
         raise ValueError(f"argument {name}: cannot use {short(path)} ({err.strerror or err})") from None

@@ -29,7 +29,7 @@ from ..advice.advisor import advise
 from ..objectives.objective import AtLeast, Beat, MaxMean, Risk
 from ..engine.position import Position, counted
 from ..engine.cache import CacheWarning, get_solution
-from .args import MAX_MESSAGE, flag, objective_flags, printable, rules_argument, short, text, whole
+from .args import MAX_MESSAGE, flag, folder, objective_flags, printable, rules_argument, short, text, whole
 from .distribution import add_distribution_parser
 from .grade import add_grade_parser
 from .study import add_simulate_parser, add_study_parser
@@ -55,7 +55,7 @@ def add_solve_parser(subparsers) -> None:
                         "with saved rolls carried along the solve, about 9x)")
     p.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
                    help="also print the best P(final >= T) and max-mean play's P(final >= T)")
-    p.add_argument("--checkpoint", metavar="DIR", default=None,
+    p.add_argument("--checkpoint", metavar="DIR", default=None, type=folder,
                    help="a game with saved rolls: write each finished layer to DIR, and resume "
                         "from the last one there (a long solve that was stopped goes on)")
     p.set_defaults(run=run_solve)
@@ -150,9 +150,14 @@ def objective_of(args, position: Position):
     if args.points is not None and args.goal is None and args.beat is None:
         raise ValueError("argument --points: goes with --goal or --beat")
     points = 0 if args.points is None else args.points
+    asked = next((name for name, value in (("--goal", args.goal), ("--beat", args.beat), ("--risk", args.risk))
+                  if value is not None), None)
+    if asked and position.rules.saved_rolls:
+        raise ValueError(f"argument {asked}: a game with saved rolls is advised for the mean only")
     if args.goal is not None or args.beat is not None:
-        if points < position.upper_total:
-            raise ValueError(f"argument --points: {points} is less than the upper total {position.upper_total}")
+        if points < position.least_points:
+            raise ValueError(f"argument --points: {points} is less than the {position.least_points} the card "
+                             "holds already (its upper total, with bonuses earned)")
         return AtLeast(args.goal, points) if args.beat is None else Beat(args.beat, points)
     if args.risk is not None:
         from ..objectives.targets import check_theta   # numba's target kernel: only when asked
@@ -162,7 +167,16 @@ def objective_of(args, position: Position):
     return MaxMean()
 
 
-HEADS = {"probability": "P(reach)", "certainty_equivalent": "certainty eq."}
+def _aim(args) -> tuple[str, str]:
+    """(the line saying what the ranking plays for, its column's head), or ("", "") for the mean."""
+    points = f" ({args.points or 0} points on the card now)"
+    if args.goal is not None:
+        return f"playing to reach a final total of at least {args.goal}{points}", f"P(>= {args.goal})"
+    if args.beat is not None:
+        return f"playing to beat {args.beat}: a final total of {args.beat + 1} or more{points}", f"P(> {args.beat})"
+    if args.risk is not None:
+        return f"playing for E[exp({args.risk:g} * points)]", "certainty eq."
+    return "", ""
 
 
 def _print_advice(args, position, ranked) -> None:
@@ -171,13 +185,16 @@ def _print_advice(args, position, ranked) -> None:
         print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
         return
     print(printable(position))
+    aim, head = _aim(args)
+    if aim:
+        print(aim)
     width = max(len(a.label) for a in ranked)
     if ranked[0].measure == "expected":
         print(f"{'rank':>4}  {'action':<{width}}  {'expected':>9}  {'loss':>8}")
         for rank, a in enumerate(ranked, start=1):
             print(f"{rank:>4}  {a.label:<{width}}  {a.value:>9.4f}  {a.loss:>8.4f}")
         return
-    print(f"{'rank':>4}  {'action':<{width}}  {HEADS[ranked[0].measure]:>13}")
+    print(f"{'rank':>4}  {'action':<{width}}  {head:>13}")
     for rank, a in enumerate(ranked, start=1):
         print(f"{rank:>4}  {a.label:<{width}}  {a.value:>13.6f}")
 

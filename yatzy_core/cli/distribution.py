@@ -13,7 +13,20 @@ import json
 from .args import flag, objective_flags, printable, rules_argument
 
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
-THRESHOLDS = (150, 200, 250, 300, 350)
+
+
+def thresholds(mean: float, most: int) -> list[int]:
+    """Five totals T to print P(total >= T) for: round steps around the mean (50 apart when the
+    game's most total is 300 or more, as in Yahtzee and Yatzy: 150 ... 350), each at most `most`.
+
+    >>> thresholds(248.44, 374), thresholds(31.5, 48), thresholds(496.6, 1000)
+    ([150, 200, 250, 300, 350], [20, 25, 30, 35, 40], [400, 450, 500, 550, 600])
+    """
+    step = 50
+    if most < 300:
+        step = max((s for s in (1, 2, 5, 10, 20, 25) if s <= most / 8), default=1)
+    centre = max(round(mean / step), 2) * step
+    return sorted({min(centre + k * step, most) for k in range(-2, 3)})
 
 
 def add_distribution_parser(subparsers) -> argparse.ArgumentParser:
@@ -44,13 +57,14 @@ def figures(play, rules) -> dict:
     (250.0, 200, 0.5, 'yatzy')
     """
     from ..objectives.distribution import kind_box
+    from ..objectives.targets import max_total
 
     d = play.distribution
     kind = kind_box(rules)
     return {
         "rules": rules.name, "mean": d.mean, "std": d.std,
         "quantiles": {f"{100 * q:g}": d.quantile(q) for q in QUANTILES},
-        "p_at_least": {str(x): d.p_at_least(x) for x in THRESHOLDS},
+        "p_at_least": {str(x): d.p_at_least(x) for x in thresholds(d.mean, max_total(rules))},
         "p_upper_bonus": play.bonus_probabilities["upper_bonus"] if rules.tracks_upper else None,
         "n_of_a_kind_box": rules.box_names[kind] if kind >= 0 else None,
         "p_n_of_a_kind": play.bonus_probabilities["n_of_a_kind"] if kind >= 0 else None,
@@ -90,6 +104,10 @@ def run_distribution(args) -> int:
     from ..game.rules import get_rules
 
     rules = get_rules(args.rules)
+    if rules.saved_rolls:
+        flag = "--rules-file" if args.rules_file else "--rules"
+        raise ValueError(f"argument {flag}: {rules.name!r} saves rolls: the command gives its expected score "
+                         f"and standard deviation (yatzy solve --std), not its whole distribution")
     policy, options = policy_of(args, rules)
     play = play_of(rules, not args.no_cache, not args.json, **options)
     s = {**figures(play, rules), "policy": policy}

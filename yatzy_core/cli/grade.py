@@ -12,7 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
-from .args import rules_argument, text, whole
+from .args import path, rules_argument, whole
 
 MAX_BYTES = 1_000_000    # a game log is a few kilobytes; refuse anything far larger unread
 WORST = 3
@@ -24,7 +24,7 @@ def add_grade_parser(subparsers) -> argparse.ArgumentParser:
         description="Replay a game move by move and grade every move against optimal play: "
                     "expected points lost, luck, the costliest moves; with --beat S also the "
                     "chance to beat S each move gave away.")
-    p.add_argument("log", metavar="FILE", type=text,
+    p.add_argument("log", metavar="FILE", type=path,
                    help="a game log saved by the coach (JSON), or with --paper a text file, one turn a line")
     p.add_argument("--paper", action="store_true",
                    help="FILE is a paper game: 'roll choice roll choice ... box' a line (rules from --rules)")
@@ -65,6 +65,8 @@ def _graded_game(args):
 
     content = read_log(args.log)
     flag = "--rules-file" if getattr(args, "rules_file", None) else "--rules"
+    if args.paper:
+        _gradable(get_rules(args.rules or "yahtzee"), flag)
     try:
         if args.paper:
             return paper_game(get_rules(args.rules or "yahtzee"), content)
@@ -73,6 +75,16 @@ def _graded_game(args):
         raise ValueError(f"argument {flag}: {err}") from None
     except (ValueError, TypeError) as err:
         raise ValueError(f"argument FILE: {args.log}: {err}") from None
+
+
+def _gradable(rules, flag: str) -> None:
+    """A game with saved rolls is graded from its whole table: refused, naming the flag, when
+    that is more than the command solves on demand (Maxi Yatzy), rather than deep in the replay."""
+    from ..engine.saved import WHOLE_TABLE_BYTES, saved_memory
+    if rules.saved_rolls and saved_memory(rules) > WHOLE_TABLE_BYTES:
+        raise ValueError(f"argument {flag}: grading a game of {rules.name!r} (saved rolls) needs its whole table, "
+                         f"about {saved_memory(rules, 4) / 1e9:.1f} GB in float32: more than the command "
+                         f"solves on demand ({WHOLE_TABLE_BYTES / 1e9:.1f} GB)")
 
 
 def run_grade(args) -> int:

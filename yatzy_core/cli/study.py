@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from .args import OutputFile, path, printable, rules_argument, strategy_list, strategy_name, whole
+from ..engine.position import counted
 from ..players.batch import MAX_GAMES
 
 __all__ = ["add_simulate_parser", "add_study_parser"]
@@ -46,7 +47,7 @@ def run_simulate(args) -> int:
         frame = simulate(args.rules, args.strategy, games=args.games, seed=args.seed,
                          progress=not args.quiet)
         seconds = frame.attrs["seconds"]
-        print(f"{args.strategy} on {printable(frame.attrs['rules'])}: {len(frame):,} games from seed {args.seed} "
+        print(f"{args.strategy} on {printable(frame.attrs['rules'])}: {counted(len(frame), 'game')} from seed {args.seed} "
               f"in {seconds:.1f} s ({len(frame) / max(seconds, 1e-9):,.0f} games/s)")
         print(summary(frame).round(2).to_string())
         if out:

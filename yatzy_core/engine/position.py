@@ -59,12 +59,12 @@ def shown(value, limit: int = 60) -> str:
 
 
 def counted(n: int, one: str, many: str | None = None) -> str:
-    """n and the noun, singular for one.
+    """n (thousands separated) and the noun, singular for one.
 
-    >>> counted(1, "die", "dice"), counted(5, "die", "dice"), counted(0, "roll")
-    ('1 die', '5 dice', '0 rolls')
+    >>> counted(1, "die", "dice"), counted(5, "die", "dice"), counted(0, "roll"), counted(2000, "game")
+    ('1 die', '5 dice', '0 rolls', '2,000 games')
     """
-    return f"{n} {one}" if n == 1 else f"{n} {many or one + 's'}"
+    return f"{n:,} {one}" if n == 1 else f"{n:,} {many or one + 's'}"
 
 
 def rerolls_left(n: int) -> str:
@@ -77,13 +77,25 @@ def rerolls_left(n: int) -> str:
 
 
 def _parse_used(used) -> frozenset[str]:
-    if used is None:
-        return frozenset()
+    """The used boxes' names; a name given twice or an empty one ('ones,,twos', 'ones,') is a
+    ValueError (a slip the card would hide), text with no name at all is no box used.
+
+    >>> sorted(_parse_used("twos, ones")), _parse_used("")
+    (['ones', 'twos'], frozenset())
+    """
+    if used is None or isinstance(used, (set, frozenset)):
+        return frozenset(used or ())
     if isinstance(used, str):
-        used = [name.strip() for name in used.split(",")]
+        used = [name.strip() for name in used.split(",")] if used.strip() else []
     if not hasattr(used, "__iter__"):
         raise TypeError(f"used must be box names (text like 'ones,twos' or a set), got {type(used).__name__}")
-    return frozenset(name for name in used if name)
+    used = list(used)
+    if "" in used:
+        raise ValueError(f"used holds an empty box name: {shown(used)}")
+    twice = sorted({name for name in used if used.count(name) > 1}, key=str)
+    if twice:
+        raise ValueError(f"used names {', '.join(map(str, twice))} more than once")
+    return frozenset(used)
 
 
 def _flag(value) -> bool:
@@ -162,7 +174,8 @@ class Position:
         last = rules.rolls_per_turn - 1
         if rules.saved_rolls:   # up to (rolls_per_turn - 1) saved by each turn played so far
             last *= 1 + len(self.used)
-        if not isinstance(self.rolls_left, (int, np.integer)) or not 0 <= self.rolls_left <= last:
+        if (isinstance(self.rolls_left, bool) or not isinstance(self.rolls_left, (int, np.integer))
+                or not 0 <= self.rolls_left <= last):
             raise ValueError(f"rolls_left counts the rerolls still allowed: 0..{last}, "
                              f"got {self.rolls_left!r}")
         if self.yahtzee_bonus:
@@ -171,6 +184,19 @@ class Position:
             if rules.yahtzee_box not in self.used:
                 raise ValueError(f"the Yahtzee bonus flag needs the {rules.yahtzee_box!r} box used "
                                  "(holding 50)")
+
+    @property
+    def least_points(self) -> int:
+        """The fewest points a card in this position holds, bonuses included: its upper total,
+        the upper bonus once that reaches the threshold, the Yahtzee box's points when flagged.
+
+        >>> Position.make("yahtzee", used="sixes,fives,fours,chance", upper_total=63, dice="12345").least_points
+        98
+        """
+        rules = self.rules
+        bonus = rules.upper_bonus if rules.tracks_upper and self.upper_total >= rules.upper_bonus_threshold else 0
+        kind = int(rules.score_table[:, rules.yahtzee_index].max()) if self.yahtzee_bonus else 0
+        return self.upper_total + bonus + kind
 
     # -- what the solver's tables are indexed by
     @property

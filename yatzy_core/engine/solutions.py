@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 from .cache import get_solution
+from ..game.checks import instance_of
 from ..game.rules import Rules, get_rules
 from .solver import Solution
 
@@ -24,6 +25,7 @@ def solution_for(rules: str | Rules, solution: Solution | None = None, *, use_ca
     rules), else loaded once per process (solved once per machine; with use_cache=False solved
     afresh and neither read nor kept)."""
     rules = get_rules(rules)
+    instance_of("solution", solution, Solution, "a Solution (solve or get_solution)", optional=True)
     if solution is not None:
         if solution.rules != rules:
             raise ValueError(f"the solution is for rules {solution.rules.name!r}, not {rules.name!r}")

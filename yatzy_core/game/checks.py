@@ -8,6 +8,10 @@ Traceback (most recent call last):
 ValueError: batch must be a whole number >= 1, got 0
 >>> real_number("theta", np.float32(0.5))
 0.5
+>>> instance_of("turns", "11112", list, "a list of lines", optional=True)
+Traceback (most recent call last):
+...
+TypeError: turns must be a list of lines or None, got str
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["whole_number", "real_number"]
+__all__ = ["whole_number", "real_number", "instance_of"]
 
 
 def whole_number(name: str, value, lo: int = 0) -> int:
@@ -32,3 +36,11 @@ def real_number(name: str, value) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     return float(value)
+
+
+def instance_of(name: str, value, kind, what: str, optional: bool = False):
+    """`value` as it is; TypeError naming `name` (`what` it must be) unless it is a `kind` (a
+    class or a tuple of them), or None when `optional`."""
+    if not (isinstance(value, kind) or optional and value is None):
+        raise TypeError(f"{name} must be {what}{' or None' if optional else ''}, got {type(value).__name__}")
+    return value

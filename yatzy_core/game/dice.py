@@ -185,7 +185,7 @@ class DiceSpace:
         """Counts of a complete roll given as dice values; ValueError naming what is wrong."""
         dice = _listed(dice, "dice")
         if len(dice) != self.n_dice:
-            raise ValueError(f"expected {self.n_dice} dice, got {len(dice)}: {dice}")
+            raise ValueError(f"expected {self.n_dice} {'die' if self.n_dice == 1 else 'dice'}, got {len(dice)}: {dice}")
         bad = [d for d in dice if isinstance(d, bool) or not isinstance(d, (int, np.integer))
                or not 1 <= d <= self.faces]
         if bad:

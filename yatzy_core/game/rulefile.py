@@ -23,7 +23,9 @@ ValueError naming the file, the field and what is allowed.
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import tomllib
 from dataclasses import fields
 from pathlib import Path
@@ -60,9 +62,13 @@ MAX_LINE = 1_000        # characters a line; tomllib's memory grows with the squ
 
 def load(path) -> Rules:
     """Read and check a rule file; ValueError naming the file, the field and what is allowed.
-    At most MAX_BYTES are read, so a huge file (or /dev/zero) is refused, not parsed."""
+    Only a regular file is read, and at most MAX_BYTES of it, so a huge file is refused, not
+    parsed, and a FIFO or device (/dev/zero) is not opened."""
     path = Path(path)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):     # a FIFO would wait for a writer for ever
+            raise ValueError(f"{path}: not a regular file (a folder, device, FIFO or socket); "
+                             "name a rule file")
         with open(path, "rb") as f:
             raw = f.read(MAX_BYTES + 1)
     except OSError as err:
@@ -111,6 +117,9 @@ def _rules(data: dict, default_name: str) -> Rules:
     top = {**DEFAULTS, "name": default_name, **{k: v for k, v in data.items() if k != "boxes"}}
     for key in ("name", "description"):
         _check(isinstance(top[key], str), key, f"must be text, got {top[key]!r}")
+        _check("".join(top[key].split("\n")).isprintable(), key,
+               "holds a control character (an escape code, a tab, a text-direction mark): "
+               "it would be printed to the terminal")
     for key, (lo, hi) in RANGES.items():
         _int(top[key], key, lo, hi)
     for key in ("forced_order", "saved_rolls"):

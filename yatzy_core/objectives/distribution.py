@@ -15,8 +15,8 @@ Only two layers of rows are in memory at a time. Ties between equally good choic
 as `policy` documents. Results are cached beside the solutions (`optimal_play`).
 
 >>> d = ScoreDistribution("two coins", np.array([0.25, 0.5, 0.25]))
->>> d.mean, d.variance, d.quantile(0.5), d.p_at_least(1)
-(1.0, 0.5, 1, 0.75)
+>>> d.mean, d.variance, d.quantile(0.5), d.p_at_least(1), d.p_at_least(1.5)
+(1.0, 0.5, 1, 0.75, 0.25)
 """
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from tqdm.auto import tqdm
 
 from ..engine.cache import CacheError, cache_path, cached, read_trusted, write_trusted
 from ..engine.compiled.forward import push_layers, start_rows
+from ..game.checks import real_number
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution
@@ -78,9 +79,9 @@ class ScoreDistribution:
             raise ValueError(f"quantile must be between 0 and 1, got {q}")
         return int(min(np.searchsorted(self.cdf(), q), self.max_score))
 
-    def p_at_least(self, x: int) -> float:
-        """P(score >= x)."""
-        return float(self.probabilities[max(int(x), 0):].sum())
+    def p_at_least(self, x: float) -> float:
+        """P(score >= x): the score is whole, so at least 5.5 is at least 6."""
+        return float(self.probabilities[max(math.ceil(real_number("x", x)), 0):].sum())
 
 
 @dataclass(frozen=True)
@@ -100,9 +101,11 @@ class OptimalPlay:
 
 def kind_box(rules: Rules) -> int:
     """The n-of-a-kind box (Yahtzee/Yatzy): rules.yahtzee_box, else the box that scores only on
-    n of a kind; -1 if there is none."""
+    n of a kind; -1 if there is none (with one die every roll is "n of a kind": no such box)."""
     if rules.yahtzee_index >= 0:
         return rules.yahtzee_index
+    if rules.n_dice < 2:
+        return -1
     kind = np.zeros(rules.dice.n_rolls, dtype=bool)
     kind[rules.n_of_a_kind_rolls] = True
     for b in range(rules.n_boxes):
@@ -179,6 +182,7 @@ def optimal_play(rules: str | Rules, use_cache: bool = True, progress: bool = Fa
     """Box expectations, bonus probabilities and the score distribution of optimal play:
     from the per-user cache when a trustworthy file is there, else computed (and cached)."""
     rules = get_rules(rules)
+    solution = None if solution is None else solution_for(rules, solution)   # checked, even when cached
 
     def compute() -> OptimalPlay:
         return forward(solution_for(rules, solution, use_cache=use_cache, progress=progress),

@@ -26,11 +26,13 @@ from ..engine.solutions import solution_for
 from ..engine.solver import Solution
 from ..engine.turn import ExpUtility, TargetLanes, box_values, evaluate, score_box
 from ..engine.turn_choices import finish_turn, first_choice
-from ..game.checks import whole_number
+from ..game.checks import instance_of, whole_number
+from ..game.rules import get_rules
 from ..game.states import StateSpace
 from .distribution import ScoreDistribution, final_scores, kind_box
 from .policy_play import policy_play, risk_play
-from .targets import Targets, check_theta, most_gain, solve_targets  # noqa: F401 (solve_targets: the doctest)
+from .targets import Targets, check_theta, check_utilities, most_gain
+from .targets import solve_targets  # noqa: F401 (the doctest)
 
 __all__ = ["position_distribution", "target_position_distribution", "risk_position_distribution", "mean_turn",
            "rows_of"]
@@ -40,7 +42,7 @@ def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDi
     """P(final score = x) under optimal play from `where`, a turn state index (start of a turn)
     or an `Position` (inside a turn), with `points` already scored (all boxes and
     bonuses; at least the position's upper total)."""
-    space = solution.space
+    space = instance_of("solution", solution, Solution, "a Solution (solve or get_solution)").space
     state, position = _where(where, solution.rules, space, points)
     if position is None:
         rows = rows_of([state], [points], [1.0], space)
@@ -73,7 +75,7 @@ def target_position_distribution(where, targets: Targets, goal: int, points: int
     Fraction(13, 18)
     """
     goal = whole_number("goal", goal)
-    space = targets.space
+    space = instance_of("targets", targets, Targets, "a target table (solve_targets or target_table)").space
     state, position = _where(where, targets.rules, space, points, "target table")
     need = max(goal - points, 0)
     most = int(most_gain(space, [state])[0])
@@ -98,11 +100,9 @@ def risk_position_distribution(where, rules, theta: float, utilities: np.ndarray
     `targets.solve_risk` or `risk_table`): the rest of a started turn as
     `advise(position, Risk(theta))` ranks first, later turns by the compiled risk policy
     (`policy_play.risk_play`)."""
-    space = StateSpace(rules)
+    space = StateSpace(get_rules(rules))
     theta = check_theta(theta, space.rules)
-    utilities = np.asarray(utilities, np.float64)
-    if utilities.shape != (space.size,):
-        raise ValueError(f"utilities must hold one value per state of {space.rules.name!r} ({space.size})")
+    utilities = check_utilities(utilities, space.rules, theta)
     state, position = _where(where, space.rules, space, points, "utilities")
     utility = ExpUtility(theta)
 
@@ -120,8 +120,9 @@ def _where(where, rules, space, points, table="solution") -> tuple[int, Position
         if where.rules != rules:
             raise ValueError(f"the {table} is for rules {rules.name!r}, "
                              f"the position for {where.rules.name!r}")
-        if points < where.upper_total:
-            raise ValueError(f"points ({points}) cannot be less than the upper total ({where.upper_total})")
+        if points < where.least_points:
+            raise ValueError(f"points ({points}) cannot be less than the {where.least_points} the card holds "
+                             "already (its upper total, with bonuses earned)")
         return where.state(space), where
     if isinstance(where, (int, np.integer)) and not isinstance(where, bool):
         if not 0 <= where < space.size or not space.reachable[where]:

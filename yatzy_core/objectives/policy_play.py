@@ -32,7 +32,7 @@ from ..engine.solutions import solution_for
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .distribution import OptimalPlay, ScoreDistribution, final_scores, kind_box
-from .targets import Targets, check_theta, solve_targets  # noqa: F401 (solve_targets: the doctest)
+from .targets import Targets, check_theta, check_utilities, solve_targets  # noqa: F401 (solve_targets: the doctest)
 
 __all__ = ["policy_play", "target_play", "risk_play", "target_distribution", "risk_distribution",
            "policy_tables", "tie_table"]
@@ -84,9 +84,9 @@ def target_play(targets: Targets, goal: int, start=None) -> OptimalPlay:
 
 def risk_play(rules: Rules, theta: float, utilities: np.ndarray, start=None) -> OptimalPlay:
     """The exact results of maximising E[sign(theta) exp(theta * points)] (`utilities`: its table)."""
-    space = StateSpace(rules)
+    space = StateSpace(get_rules(rules))
     theta = check_theta(theta, space.rules)
-    return policy_play(space, RISK_MODE, utilities=np.asarray(utilities, np.float64), theta=theta,
+    return policy_play(space, RISK_MODE, utilities=check_utilities(utilities, space.rules, theta), theta=theta,
                        start=start)
 
 

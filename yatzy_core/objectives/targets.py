@@ -37,7 +37,7 @@ from ..engine.compiled.target_kernel import CHUNK, solve_states
 from ..engine.turn import ExpUtility
 
 __all__ = ["N_MAX", "Targets", "bands", "max_total", "table_cap", "solve_targets", "target_table", "solve_risk",
-           "risk_table", "theta_range", "check_theta", "certainty_equivalent", "cached_caps"]
+           "risk_table", "theta_range", "check_theta", "check_utilities", "certainty_equivalent", "cached_caps"]
 
 FORMAT = 2
 N_MAX = {"yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374}   # default caps (n_max)
@@ -119,9 +119,11 @@ class Targets:
         """V(state, n) for n = 0 .. n_max."""
         return self[np.array([state])][0]
 
-    def p_at_least(self, target: int, state: int | None = None) -> float:
+    def p_at_least(self, target: float, state: int | None = None) -> float:
         """Best P(points still to come >= target) from `state` (default: the empty card); 0
-        for a target above the most the state can still gain, whatever n_max."""
+        for a target above the most the state can still gain, whatever n_max. The points are
+        whole: at least 5.5 is at least 6."""
+        target = math.ceil(real_number("target", target))
         state = self.space.index(0, 0, 0) if state is None else state
         if not 0 <= target <= self.n_max:
             if target > self.n_max and target > most_gain(self.space, [state])[0]:
@@ -162,6 +164,7 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     n_max = N_MAX.get(rules.name, 400) if n_max is None else n_max
     whole_number("n_max", n_max)
+    within = _within(within, rules)
     space, (s, t) = StateSpace(rules), tables(rules)
     start = time.perf_counter()
     layers, band, offset, used = _layout(space, n_max, within)
@@ -170,6 +173,14 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
         _run(s, t, distinct, data, offset, band, _pad(s, t), False, np.ones((1, 1)))
         band[layer], offset[layer] = band[reps], offset[reps]
     return Targets(rules, int(n_max), band, offset, data, time.perf_counter() - start)
+
+
+def _within(within, rules: Rules) -> int:
+    """`within` as an int; ValueError naming it unless it is a mask of used boxes (bit b: box b)."""
+    mask, full = whole_number("within", within), (1 << rules.n_boxes) - 1
+    if mask > full:
+        raise ValueError(f"within must be a mask of used boxes 0..{full} (bit b: box b), got {within!r}")
+    return mask
 
 
 def _save(targets: Targets, path) -> None:
@@ -250,6 +261,9 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
     numbers. Plain maxima: only the value is kept, so ties need no rule here."""
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     thetas = np.array([check_theta(t, rules) for t in np.atleast_1d(thetas).tolist()], dtype=np.float64)
+    if not len(thetas):
+        raise ValueError("thetas must hold at least one theta")
+    within = _within(within, rules)
     n_thetas = len(thetas)
     thetas = np.r_[thetas, np.repeat(thetas[-1], -n_thetas % CHUNK)]   # whole chunks of lanes
     space, (s, t) = StateSpace(rules), tables(rules)
@@ -290,6 +304,29 @@ def check_theta(theta, rules: Rules) -> float:
         raise ValueError(f"theta must be a number with {lo:g} <= |theta| <= {hi:.4g} for these rules "
                          f"(at most {max_total(rules):,} points; 0 is the mean), got {theta!r}")
     return x
+
+
+def check_utilities(utilities, rules: Rules, theta: float) -> np.ndarray:
+    """`utilities` as a float64 array; ValueError naming them unless they are a table of `rules`
+    for this theta's sign (`solve_risk`, `risk_table`): one finite number per state, the full
+    card's states holding sign(theta) (the values are sign(theta) E[exp(theta * points)])."""
+    space = StateSpace(rules)
+    try:
+        table = np.asarray(utilities, dtype=np.float64)
+    except (TypeError, ValueError):
+        table = None
+    if table is None or table.shape != (space.size,):
+        got = type(utilities).__name__ if table is None else f"shape {table.shape}"
+        raise ValueError(f"utilities must hold one number per state of {rules.name!r} ({space.size}: "
+                         f"solve_risk or risk_table), got {got}")
+    if not np.isfinite(table).all():
+        raise ValueError("utilities must be finite numbers (solve_risk or risk_table), got NaN or infinity")
+    full = table[space.layer(space.n_boxes)]
+    wrong = full[full != np.sign(theta)]
+    if len(wrong):
+        raise ValueError(f"utilities are not a table for theta={theta:g}: one for a theta of this sign holds "
+                         f"sign(theta) = {np.sign(theta):+g} at the full card, these hold {wrong[0]:+g}")
+    return table
 
 
 def _risk_kind(theta: float) -> str:
