@@ -105,7 +105,7 @@ def test_bad_arguments(solutions):
     position = Position.make("yahtzee", dice="12345")
     with pytest.raises(ValueError, match="solution is for rules 'yatzy'"):
         position_distribution(position, solution)
-    with pytest.raises(ValueError, match="less than the 30 the card holds already"):
+    with pytest.raises(ValueError, match="less than the 30 this card holds already"):
         position_distribution(Position.make("yatzy", used={"sixes"}, upper_total=30, dice="12345"),
                               solution, points=20)
 

@@ -14,7 +14,7 @@ from yatzy_core.cli import command as cli
 from yatzy_core.engine.position import Position
 from yatzy_core.advice.coach import Game, play_optimally
 from yatzy_core.advice.beat_grades import grade_to_beat
-from yatzy_core.advice.gamelog import dumps, loads, replay, to_log, undo
+from yatzy_core.advice.gamelog import dumps, loads, paper_game, replay, to_log, undo
 from yatzy_core.game import rulefile
 from yatzy_core.game.rules import Rules, get_rules
 from yatzy_core.engine.solver import solve
@@ -298,3 +298,27 @@ def test_dice_after_the_move_that_fills_the_card_are_refused(tiny_game):
     log["moves"][-1]["dice"] = list(log["first_roll"])
     with pytest.raises(ValueError, match="'dice' after the move that fills the card: no roll follows it"):
         replay(log)
+
+
+def test_a_paper_games_fault_names_its_line(tiny_game):
+    """A fault is named by the line of the text it is on (it was 'log move 3 ({...})', the log
+    the lines become): a line's first roll (the log keeps it with the move before) included,
+    comments and blank lines counted, a turn past the card's last box refused."""
+    rules, (a, b) = tiny_game.rules, tiny_game.rules.box_names[:2]
+    cases = {(f"666 {a}", f"119 {b}"): rf"^turns line 2 \('119 {b}'\): its first roll: dice must be whole numbers",
+             (f"6 {a}",): rf"^turns line 1 \('6 {a}'\): its first roll: expected 3 dice",
+             ("# a game", "", f"666 {a}", f"111 7 111 {b}"): rf"^turns line 4 \('111 7 111 {b}'\): .*kept dice \[7\]",
+             tuple(f"666 {box}" for box in rules.box_names) + (f"222 {a}",):
+                 rf"^turns line {rules.n_boxes + 1} \('222 {a}'\): a turn more than the card's {rules.n_boxes} boxes"}
+    for lines, words in cases.items():
+        with pytest.raises(ValueError, match=words):
+            paper_game(rules, list(lines), solution=tiny_game.solution)
+    assert paper_game(rules, [f"666 {a}", f"123 {b}"], solution=tiny_game.solution).summary().turns[0] == 2
+
+
+def test_rules_of_the_same_name_that_differ_say_so(tiny_game):
+    other = tiny_game.rules.with_(upper_bonus=tiny_game.rules.upper_bonus + 1)
+    assert other.name == tiny_game.rules.name
+    with pytest.raises(ValueError, match=r"are not the rules the log's game was played under \(another "
+                                         r"rule set of the same name\); leave the rules out"):
+        replay(to_log(tiny_game), rules=other)

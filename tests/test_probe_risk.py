@@ -227,7 +227,7 @@ TINY_U = solve_risk(TINY, [0.1])[:, 0]          # a table for theta > 0: +1 at t
     (lambda p: risk_advice(p, -0.1, utilities=TINY_U), ValueError, "utilities are not a table for theta=-0.1"),
     (lambda p: risk_advice(p, 0.1, utilities=np.zeros(len(TINY_U))), ValueError, "utilities are not a table"),
     (lambda p: risk_position_distribution(p, TINY, -0.1, TINY_U), ValueError, "utilities are not a table"),
-    (lambda p: risk_position_distribution(p, "nope", 0.1, TINY_U), ValueError, "rules 'nope'"),
+    (lambda p: risk_position_distribution(p, "nope", 0.1, TINY_U), TypeError, "rules must be a Rules value"),
     (lambda p: risk_distribution(TINY, -0.1, TINY_U), ValueError, "utilities are not a table"),
     (lambda p: position_distribution(p, "x"), TypeError, "solution must be a Solution"),
     (lambda p: target_position_distribution(p, "x", 35), TypeError, "targets must be a target table"),

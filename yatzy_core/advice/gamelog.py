@@ -55,6 +55,18 @@ class RulesMismatch(ValueError):
     the `rules` argument, not the file, so the command line names --rules for it."""
 
 
+class MoveError(ValueError):
+    """A move of the log that cannot be played: its number (from 1) and why, so that a paper
+    game can name its line instead."""
+
+    def __init__(self, number: int, move, reason: str):
+        super().__init__(f"log move {number} ({shown(move)}): {reason}")
+        self.number, self.move, self.reason = number, move, reason
+
+    def __reduce__(self):    # (pickled by multiprocessing: rebuilt from its own arguments)
+        return MoveError, (self.number, self.move, self.reason)
+
+
 def to_log(game: Game) -> dict:
     """The game's moves as a JSON-ready dict (see the module docstring)."""
     instance_of("game", game, Game, "a coach.Game")
@@ -134,8 +146,9 @@ def _rules_of(log: dict, solution: Solution | None, given: str | Rules | None) -
             raise ValueError(f"log 'rules' {shown(name)} is not a built-in rule set, and the log "
                              "holds no 'rule_file'; give the rules it was played under") from None
     if given is not None and rules_fingerprint(given) != rules_fingerprint(rules):
-        raise RulesMismatch(f"rules {given.name!r} are not the rules the log's game was played under "
-                         f"({rules.name!r}); leave the rules out to grade it under its own")
+        alike = " (another rule set of the same name)" if given.name == rules.name else f" ({rules.name!r})"
+        raise RulesMismatch(f"rules {given.name!r} are not the rules the log's game was played under"
+                            f"{alike}; leave the rules out to grade it under its own")
     if solution is not None and rules_fingerprint(solution.rules) == rules_fingerprint(rules):
         return solution.rules
     return rules
@@ -162,7 +175,7 @@ def replay(log: dict, solution: Solution | SavedSolution | None = None, seed=Non
         try:
             _play(game, move, last=number == len(moves))
         except (ValueError, TypeError, KeyError) as err:
-            raise ValueError(f"log move {number} ({shown(move)}): {err}") from None
+            raise MoveError(number, move, str(err)) from None
     return game
 
 
@@ -239,32 +252,53 @@ def undo(game: Game) -> Game:
 
 def paper_game(rules: str | Rules, turns, solution: Solution | SavedSolution | None = None) -> Game:
     """Grade a game played on paper: `turns` is one line a turn (or a text of lines), each
-    `roll choice roll choice ... box` (see the module docstring)."""
+    `roll choice roll choice ... box` (see the module docstring). A fault names the line it is
+    on, counted in the text as given (comments and blank lines too)."""
     if isinstance(turns, str):
         turns = turns.splitlines()
     if not isinstance(turns, (list, tuple)) or not all(isinstance(t, str) for t in turns):
         raise ValueError(f"turns must be a text or a list of lines (str), got {type(turns).__name__}")
-    lines = [line.split() for line in turns if line.strip() and not line.lstrip().startswith("#")]
+    lines = [(number, line.split()) for number, line in enumerate(turns, 1)
+             if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise ValueError("turns must hold at least one line")
     rules = get_rules(rules)
-    return replay(_paper_log(rules, lines), solution=solution, rules=rules)
+    log, turn_of_move = _paper_log(rules, lines)
+    try:
+        return replay(log, solution=solution, rules=rules)
+    except MoveError as err:                # named by the line it was written on, not the log's move
+        raise ValueError(f"{_line(*lines[turn_of_move[err.number - 1]])}: {err.reason}") from None
 
 
-def _paper_log(rules: Rules, lines: list[list[str]]) -> dict:
+def _line(number: int, tokens: list[str]) -> str:
+    return f"turns line {number} ({' '.join(tokens)!r})"
+
+
+def _paper_log(rules: Rules, lines: list[tuple[int, list[str]]]) -> tuple[dict, list[int]]:
+    """The log of a paper game's (line number, tokens), and the turn (its index in `lines`) each
+    of its moves was written in. A line's first roll, which the log keeps with the move before
+    it, is checked here, so that its fault names its own line."""
+    if len(lines) > rules.n_boxes:
+        raise ValueError(f"{_line(*lines[rules.n_boxes])}: a turn more than the card's {rules.n_boxes} boxes")
     moves: list[dict] = []
-    for number, tokens in enumerate(lines, 1):
-        rolls = rules.rolls_per_turn + (most_saved(rules, number - 1) if rules.saved_rolls else 0)
+    turn_of_move: list[int] = []
+    for turn, (number, tokens) in enumerate(lines):
+        rolls = rules.rolls_per_turn + (most_saved(rules, turn) if rules.saved_rolls else 0)
         if len(tokens) % 2 or len(tokens) > 2 * rolls:
-            raise ValueError(f"turns line {number} ({' '.join(tokens)!r}) must alternate roll and "
-                             f"choice, ending with a box, at most {rolls} rolls")
+            raise ValueError(f"{_line(number, tokens)} must alternate roll and choice, ending with a box, "
+                             f"at most {rolls} rolls")
         if tokens[-1] not in rules.box_names:
             raise ValueError(f"turns line {number} must end with a box ({', '.join(rules.box_names)}), "
                              f"got {tokens[-1]!r}")
+        try:
+            rules.dice.validate(_dice(tokens[0], rules.faces))
+        except (ValueError, TypeError) as err:
+            raise ValueError(f"{_line(number, tokens)}: its first roll: {err}") from None
         if moves:
             moves[-1]["dice"] = tokens[0]
         for choice, dice in zip(tokens[1:-1:2], tokens[2::2]):
             moves.append({"keep": "" if choice == NO_KEEP else choice, "dice": dice})
         moves.append({"score": tokens[-1]})
-    return {"format": FORMAT, "version": VERSION, "rules": rules.name, "first_roll": lines[0][0],
-            "moves": moves}
+        turn_of_move += [turn] * (len(moves) - len(turn_of_move))
+    return ({"format": FORMAT, "version": VERSION, "rules": rules.name, "first_roll": lines[0][1][0],
+             "moves": moves}, turn_of_move)

@@ -74,9 +74,7 @@ def target_advice(position: Position, points: int, goal: int, targets: Targets |
     instance_of("targets", targets, Targets, "a target table (solve_targets or target_table)", optional=True)
     if targets is not None and targets.rules != position.rules:
         raise ValueError(f"targets are for rules {targets.rules.name!r}, the position for {position.rules.name!r}")
-    if points < position.least_points:
-        raise ValueError(f"points {points} is less than the {position.least_points} the card holds already "
-                         "(its upper total, with bonuses earned)")
+    position.points_so_far(points)
     need = max(goal - points, 0)
     space = StateSpace(position.rules) if targets is None else targets.space
     state = np.array([position.state(space)])
@@ -99,7 +97,7 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
     theta = check_theta(theta, _position(position).rules)
     space = StateSpace(position.rules)
     utilities = (risk_utilities(position, theta) if utilities is None
-                 else check_utilities(utilities, position.rules, theta))
+                 else check_utilities(utilities, space, theta))
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
     return choices(position, turn, ExpUtility(theta).certainty, "certainty_equivalent",
@@ -107,6 +105,7 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
 
 
 def _position(position) -> Position:
+    """`position`, checked to be one: a public entry's first argument, named when it is not."""
     return instance_of("position", position, Position, "a Position (see Position.make)")
 
 

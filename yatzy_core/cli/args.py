@@ -11,14 +11,15 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
-import unicodedata
 from argparse import ArgumentTypeError
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..game.checks import is_control
+
 __all__ = [
-    "short", "printable", "text", "path", "folder", "whole", "rules_argument", "rules_name",
+    "short", "printable", "text", "path", "folder", "whole", "rules_argument", "rules_flag", "rules_name",
     "strategy_name", "strategy_list", "flag", "OutputFile"]
 
 MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names)
@@ -33,9 +34,6 @@ def short(text, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))   # text-direction overrides
-
-
 def printable(text) -> str:
     r"""`text` with control characters (escape codes, bidi overrides) shown as \x1b-style
     escapes, so text from a file prints as text and never as commands to the terminal.
@@ -43,8 +41,7 @@ def printable(text) -> str:
     >>> print(printable("red\x1b[31m!"))
     red\x1b[31m!
     """
-    return "".join(ch.encode("unicode_escape").decode("ascii")
-                   if unicodedata.category(ch) == "Cc" and ch != "\n" or ord(ch) in BIDI else ch
+    return "".join(ch.encode("unicode_escape").decode("ascii") if is_control(ch) and ch != "\n" else ch
                    for ch in str(text))
 
 
@@ -74,7 +71,7 @@ def folder(value: str) -> str:
     '/'
     """
     target = Path(path(value, "folder"))
-    if target.exists() and not target.is_dir():
+    if (target.exists() or target.is_symlink()) and not target.is_dir():   # a link to nothing too
         raise ArgumentTypeError(f"{short(value)} is not a folder")
     if not target.exists() and not target.parent.is_dir():
         raise ArgumentTypeError(f"{short(value)}: its folder {short(target.parent)} does not exist")
@@ -114,6 +111,11 @@ def rules_argument(parser) -> None:
                        help=f"rule set: {', '.join(rule_names(include_new=True))} (default: yahtzee)")
     group.add_argument("--rules-file", metavar="FILE", type=path,
                        help="a rule file (TOML) instead of --rules")
+
+
+def rules_flag(args) -> str:
+    """The flag that gave the rules, to name in an error about them."""
+    return "--rules-file" if getattr(args, "rules_file", None) else "--rules"
 
 
 def objective_flags(parser, ranks: str) -> None:

@@ -155,9 +155,8 @@ def objective_of(args, position: Position):
     if asked and position.rules.saved_rolls:
         raise ValueError(f"argument {asked}: a game with saved rolls is advised for the mean only")
     if args.goal is not None or args.beat is not None:
-        if points < position.least_points:
-            raise ValueError(f"argument --points: {points} is less than the {position.least_points} the card "
-                             "holds already (its upper total, with bonuses earned)")
+        with flag("--points"):
+            position.points_so_far(points)
         return AtLeast(args.goal, points) if args.beat is None else Beat(args.beat, points)
     if args.risk is not None:
         from ..objectives.targets import check_theta   # numba's target kernel: only when asked
@@ -175,7 +174,8 @@ def _aim(args) -> tuple[str, str]:
     if args.beat is not None:
         return f"playing to beat {args.beat}: a final total of {args.beat + 1} or more{points}", f"P(> {args.beat})"
     if args.risk is not None:
-        return f"playing for E[exp({args.risk:g} * points)]", "certainty eq."
+        return (f"playing for the certainty equivalent of E[exp({args.risk:g} * points)] "
+                f"({'bold' if args.risk > 0 else 'cautious'})", "certainty eq.")
     return "", ""
 
 

@@ -10,23 +10,25 @@ from __future__ import annotations
 import argparse
 import json
 
-from .args import flag, objective_flags, printable, rules_argument
+from .args import flag, objective_flags, printable, rules_argument, rules_flag
 
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 
 
-def thresholds(mean: float, most: int) -> list[int]:
-    """Five totals T to print P(total >= T) for: round steps around the mean (50 apart when the
-    game's most total is 300 or more, as in Yahtzee and Yatzy: 150 ... 350), each at most `most`.
+def thresholds(optimal_mean: float, most: int) -> list[int]:
+    """Five totals T to print P(total >= T) for, the same for every policy of a game: round
+    steps around its optimal mean (50 apart when the game's most total is 300 or more, as in
+    Yahtzee and Yatzy: 150 ... 350), the window moved to fit between one step and `most`.
 
-    >>> thresholds(248.44, 374), thresholds(31.5, 48), thresholds(496.6, 1000)
-    ([150, 200, 250, 300, 350], [20, 25, 30, 35, 40], [400, 450, 500, 550, 600])
+    >>> thresholds(248.44, 374), thresholds(31.5, 48), thresholds(45, 48), thresholds(60, 310)
+    ([150, 200, 250, 300, 350], [20, 25, 30, 35, 40], [25, 30, 35, 40, 45], [50, 100, 150, 200, 250])
     """
     step = 50
     if most < 300:
         step = max((s for s in (1, 2, 5, 10, 20, 25) if s <= most / 8), default=1)
-    centre = max(round(mean / step), 2) * step
-    return sorted({min(centre + k * step, most) for k in range(-2, 3)})
+    top = max(most // step, 5) * step
+    centre = min(max(round(optimal_mean / step) * step, 3 * step), top - 2 * step)
+    return [centre + k * step for k in range(-2, 3)]
 
 
 def add_distribution_parser(subparsers) -> argparse.ArgumentParser:
@@ -44,8 +46,9 @@ def add_distribution_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def figures(play, rules) -> dict:
-    """The figures the command prints, from an `OptimalPlay`.
+def figures(play, rules, optimal_mean: float | None = None) -> dict:
+    """The figures the command prints, from an `OptimalPlay` (P(total >= T) at the `thresholds` of
+    the game's optimal mean: the play's own mean when it is max-mean play).
 
     >>> from yatzy_core.objectives.distribution import OptimalPlay, ScoreDistribution
     >>> from yatzy_core.game.rules import get_rules
@@ -64,7 +67,7 @@ def figures(play, rules) -> dict:
     return {
         "rules": rules.name, "mean": d.mean, "std": d.std,
         "quantiles": {f"{100 * q:g}": d.quantile(q) for q in QUANTILES},
-        "p_at_least": {str(x): d.p_at_least(x) for x in thresholds(d.mean, max_total(rules))},
+        "p_at_least": {str(x): d.p_at_least(x) for x in thresholds(optimal_mean or d.mean, max_total(rules))},
         "p_upper_bonus": play.bonus_probabilities["upper_bonus"] if rules.tracks_upper else None,
         "n_of_a_kind_box": rules.box_names[kind] if kind >= 0 else None,
         "p_n_of_a_kind": play.bonus_probabilities["n_of_a_kind"] if kind >= 0 else None,
@@ -101,16 +104,17 @@ def play_of(rules, use_cache: bool, progress: bool, goal=None, theta=None):
 
 
 def run_distribution(args) -> int:
+    from ..engine.solutions import solution_for
     from ..game.rules import get_rules
 
     rules = get_rules(args.rules)
     if rules.saved_rolls:
-        flag = "--rules-file" if args.rules_file else "--rules"
-        raise ValueError(f"argument {flag}: {rules.name!r} saves rolls: the command gives its expected score "
+        raise ValueError(f"argument {rules_flag(args)}: {rules.name!r} saves rolls: the command gives its expected score "
                          f"and standard deviation (yatzy solve --std), not its whole distribution")
     policy, options = policy_of(args, rules)
     play = play_of(rules, not args.no_cache, not args.json, **options)
-    s = {**figures(play, rules), "policy": policy}
+    optimal = None if policy == "max-mean" else solution_for(rules, use_cache=not args.no_cache).expected_score
+    s = {**figures(play, rules, optimal), "policy": policy}
     if "goal" in options:
         s["goal"] = options["goal"]
         s["p_goal"] = play.distribution.p_at_least(options["goal"])

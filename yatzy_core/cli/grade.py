@@ -12,7 +12,7 @@ import argparse
 import json
 from pathlib import Path
 
-from .args import path, rules_argument, whole
+from .args import path, rules_argument, rules_flag, whole
 
 MAX_BYTES = 1_000_000    # a game log is a few kilobytes; refuse anything far larger unread
 WORST = 3
@@ -64,12 +64,13 @@ def _graded_game(args):
     from ..game.rules import get_rules
 
     content = read_log(args.log)
-    flag = "--rules-file" if getattr(args, "rules_file", None) else "--rules"
-    if args.paper:
-        _gradable(get_rules(args.rules or "yahtzee"), flag)
+    flag = rules_flag(args)
+    paper_rules = get_rules(args.rules or "yahtzee") if args.paper else None
+    if paper_rules is not None:
+        _gradable(paper_rules, flag)
     try:
-        if args.paper:
-            return paper_game(get_rules(args.rules or "yahtzee"), content)
+        if paper_rules is not None:
+            return paper_game(paper_rules, content)
         return loads(content, rules=args.rules)
     except RulesMismatch as err:
         raise ValueError(f"argument {flag}: {err}") from None

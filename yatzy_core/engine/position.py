@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..game.checks import whole_number
 from ..game.dice import counts_of
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
@@ -193,10 +194,25 @@ class Position:
         >>> Position.make("yahtzee", used="sixes,fives,fours,chance", upper_total=63, dice="12345").least_points
         98
         """
+        return sum(self._least_parts().values())
+
+    def _least_parts(self) -> dict[str, int]:
         rules = self.rules
-        bonus = rules.upper_bonus if rules.tracks_upper and self.upper_total >= rules.upper_bonus_threshold else 0
-        kind = int(rules.score_table[:, rules.yahtzee_index].max()) if self.yahtzee_bonus else 0
-        return self.upper_total + bonus + kind
+        parts = {"its upper total": self.upper_total}
+        if rules.tracks_upper and self.upper_total >= rules.upper_bonus_threshold:
+            parts["the upper bonus"] = rules.upper_bonus
+        if self.yahtzee_bonus:
+            parts[f"the {rules.yahtzee_box} box"] = int(rules.score_table[:, rules.yahtzee_index].max())
+        return parts
+
+    def points_so_far(self, points) -> int:
+        """`points` as the card's points so far (bonuses included): a whole number, at least
+        `least_points`; ValueError naming points and what the card holds already."""
+        points = whole_number("points", points)
+        if points < self.least_points:
+            held = " and ".join(f"{name} {n}" for name, n in self._least_parts().items() if n)
+            raise ValueError(f"points {points} is less than the {self.least_points} this card holds already ({held})")
+        return points
 
     # -- what the solver's tables are indexed by
     @property

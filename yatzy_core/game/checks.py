@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import math
 import numbers
+import unicodedata
 
 import numpy as np
 
-__all__ = ["whole_number", "real_number", "instance_of"]
+__all__ = ["whole_number", "real_number", "instance_of", "BIDI", "is_control", "control_character"]
+
+BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))   # text-direction overrides
 
 
 def whole_number(name: str, value, lo: int = 0) -> int:
@@ -44,3 +47,19 @@ def instance_of(name: str, value, kind, what: str, optional: bool = False):
     if not (isinstance(value, kind) or optional and value is None):
         raise TypeError(f"{name} must be {what}{' or None' if optional else ''}, got {type(value).__name__}")
     return value
+
+
+def is_control(ch: str) -> bool:
+    """Whether a character would drive a terminal rather than print: a control character (an
+    escape, a bell, a newline) or a text-direction override. Other invisible characters (a
+    no-break space, a joiner) print as text."""
+    return unicodedata.category(ch) == "Cc" or ord(ch) in BIDI
+
+
+def control_character(text: str, allow: str = "") -> str | None:
+    r"""The first character of `text` that `is_control` and not in `allow`, or None.
+
+    >>> control_character("Yatzy\u00a0: r\u00e8gles"), control_character("red\x1b[31m"), control_character("a\nb", "\n")
+    (None, '\x1b', None)
+    """
+    return next((ch for ch in text if is_control(ch) and ch not in allow), None)

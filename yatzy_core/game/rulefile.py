@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from .dice import dice_space
-from .ruleset import Rules
+from .checks import control_character
+from .ruleset import DESCRIPTION_ALLOWS, Rules
 from .scoring import CATALOGUE, Box, make_scorer
 
 __all__ = ["load", "loads", "dumps"]
@@ -117,9 +118,9 @@ def _rules(data: dict, default_name: str) -> Rules:
     top = {**DEFAULTS, "name": default_name, **{k: v for k, v in data.items() if k != "boxes"}}
     for key in ("name", "description"):
         _check(isinstance(top[key], str), key, f"must be text, got {top[key]!r}")
-        _check("".join(top[key].split("\n")).isprintable(), key,
-               "holds a control character (an escape code, a tab, a text-direction mark): "
-               "it would be printed to the terminal")
+        bad = control_character(top[key], DESCRIPTION_ALLOWS if key == "description" else "")
+        _check(bad is None, key, f"holds a control character ({bad!r}: an escape code, a bell, a text-direction "
+                                 "mark, a line break in a name) that would drive the terminal it is printed on")
     for key, (lo, hi) in RANGES.items():
         _int(top[key], key, lo, hi)
     for key in ("forced_order", "saved_rolls"):

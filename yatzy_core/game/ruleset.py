@@ -17,10 +17,12 @@ from typing import Literal
 
 import numpy as np
 
+from .checks import control_character
 from .dice import DiceSpace, dice_space
 from .scoring import Box
 
 MAX_BOXES = 20   # Maxi Yatzy's card; 2**20 box sets x upper totals is what fits in memory
+DESCRIPTION_ALLOWS = "\n\t"   # a description may run over lines and hold tabs; a name holds neither
 
 __all__ = ["Joker", "Rules", "MAX_BOXES"]
 
@@ -46,6 +48,10 @@ class Rules:
     saved_rolls: bool = False         # rolls a turn leaves unused carry over to later turns
 
     def __post_init__(self):
+        for key, allow in (("name", ""), ("description", DESCRIPTION_ALLOWS)):
+            bad = control_character(getattr(self, key), allow) if isinstance(getattr(self, key), str) else None
+            if bad is not None:   # printed in progress bars, summaries and logs
+                raise ValueError(f"{key} holds a control character {bad!r} that would drive a terminal")
         names = [b.name for b in self.boxes]
         if not 1 <= len(names) <= MAX_BOXES:
             raise ValueError(f"a rule set has 1 to {MAX_BOXES} boxes (the solver keeps 2**boxes "

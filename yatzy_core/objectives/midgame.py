@@ -27,7 +27,7 @@ from ..engine.solver import Solution
 from ..engine.turn import ExpUtility, TargetLanes, box_values, evaluate, score_box
 from ..engine.turn_choices import finish_turn, first_choice
 from ..game.checks import instance_of, whole_number
-from ..game.rules import get_rules
+from ..game.ruleset import Rules
 from ..game.states import StateSpace
 from .distribution import ScoreDistribution, final_scores, kind_box
 from .policy_play import policy_play, risk_play
@@ -100,9 +100,9 @@ def risk_position_distribution(where, rules, theta: float, utilities: np.ndarray
     `targets.solve_risk` or `risk_table`): the rest of a started turn as
     `advise(position, Risk(theta))` ranks first, later turns by the compiled risk policy
     (`policy_play.risk_play`)."""
-    space = StateSpace(get_rules(rules))
+    space = StateSpace(instance_of("rules", rules, Rules, "a Rules value (resolve a name with get_rules)"))
     theta = check_theta(theta, space.rules)
-    utilities = check_utilities(utilities, space.rules, theta)
+    utilities = check_utilities(utilities, space, theta)
     state, position = _where(where, space.rules, space, points, "utilities")
     utility = ExpUtility(theta)
 
@@ -120,9 +120,7 @@ def _where(where, rules, space, points, table="solution") -> tuple[int, Position
         if where.rules != rules:
             raise ValueError(f"the {table} is for rules {rules.name!r}, "
                              f"the position for {where.rules.name!r}")
-        if points < where.least_points:
-            raise ValueError(f"points ({points}) cannot be less than the {where.least_points} the card holds "
-                             "already (its upper total, with bonuses earned)")
+        where.points_so_far(points)
         return where.state(space), where
     if isinstance(where, (int, np.integer)) and not isinstance(where, bool):
         if not 0 <= where < space.size or not space.reachable[where]:

@@ -86,8 +86,8 @@ def risk_play(rules: Rules, theta: float, utilities: np.ndarray, start=None) -> 
     """The exact results of maximising E[sign(theta) exp(theta * points)] (`utilities`: its table)."""
     space = StateSpace(get_rules(rules))
     theta = check_theta(theta, space.rules)
-    return policy_play(space, RISK_MODE, utilities=check_utilities(utilities, space.rules, theta), theta=theta,
-                       start=start)
+    utilities = np.asarray(check_utilities(utilities, space, theta), np.float64)   # the kernel's type
+    return policy_play(space, RISK_MODE, utilities=utilities, theta=theta, start=start)
 
 
 def target_distribution(targets: Targets, goal: int) -> np.ndarray:

@@ -306,18 +306,18 @@ def check_theta(theta, rules: Rules) -> float:
     return x
 
 
-def check_utilities(utilities, rules: Rules, theta: float) -> np.ndarray:
-    """`utilities` as a float64 array; ValueError naming them unless they are a table of `rules`
-    for this theta's sign (`solve_risk`, `risk_table`): one finite number per state, the full
-    card's states holding sign(theta) (the values are sign(theta) E[exp(theta * points)])."""
-    space = StateSpace(rules)
+def check_utilities(utilities, space: StateSpace, theta: float) -> np.ndarray:
+    """`utilities` as an array (its own float type: no copy of a large table); ValueError naming
+    them unless they are a table of the space's rules for this theta's sign (`solve_risk`,
+    `risk_table`): one finite number per state, the full card's states holding sign(theta) (the
+    values are sign(theta) E[exp(theta * points)])."""
     try:
-        table = np.asarray(utilities, dtype=np.float64)
+        table = np.asarray(utilities)
     except (TypeError, ValueError):
         table = None
-    if table is None or table.shape != (space.size,):
-        got = type(utilities).__name__ if table is None else f"shape {table.shape}"
-        raise ValueError(f"utilities must hold one number per state of {rules.name!r} ({space.size}: "
+    if table is None or table.dtype.kind != "f" or table.shape != (space.size,):
+        got = type(utilities).__name__ if table is None or table.dtype.kind != "f" else f"shape {table.shape}"
+        raise ValueError(f"utilities must hold one number per state of {space.rules.name!r} ({space.size}: "
                          f"solve_risk or risk_table), got {got}")
     if not np.isfinite(table).all():
         raise ValueError("utilities must be finite numbers (solve_risk or risk_table), got NaN or infinity")
