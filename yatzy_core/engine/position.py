@@ -208,10 +208,11 @@ class Position:
     def points_so_far(self, points) -> int:
         """`points` as the card's points so far (bonuses included): a whole number, at least
         `least_points`; ValueError naming points and what the card holds already."""
-        points = whole_number("points", points)
-        if points < self.least_points:
-            held = " and ".join(f"{name} {n}" for name, n in self._least_parts().items() if n)
-            raise ValueError(f"points {points} is less than the {self.least_points} this card holds already ({held})")
+        points, parts = whole_number("points", points), self._least_parts()
+        least = sum(parts.values())
+        if points < least:
+            held = " and ".join(f"{name} {n}" for name, n in parts.items() if n)
+            raise ValueError(f"points {points} is less than the {least} this card holds already ({held})")
         return points
 
     # -- what the solver's tables are indexed by
