@@ -392,6 +392,10 @@ def test_a_closed_pipe_is_quiet():
     (lambda s, p: simulate("yahtzee-no-bonus", "random", games=10**15), ValueError, "games"),
     (lambda s, p: simulate("yahtzee-no-bonus", "random", games="10"), TypeError, "games"),
     (lambda s, p: simulate("yahtzee-no-bonus", "random", games=1, seed=-1), ValueError, "seed"),
+    (lambda s, p: simulate("yahtzee-no-bonus", "random", games=1, seed="7"), ValueError,
+     "seed must be a whole number >= 0, got '7'"),
+    (lambda s, p: simulate("yahtzee-no-bonus", "random", games=1, seed=2.5), ValueError,
+     "seed must be a whole number >= 0, got 2.5"),
 ])
 def test_api_edges_name_the_argument(solutions, call_, error, named):
     solution = solutions("yahtzee-no-bonus")

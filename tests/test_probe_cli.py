@@ -91,6 +91,18 @@ def test_a_paper_game_of_maxi_yatzy_is_refused_naming_rules(tmp_path, monkeypatc
     assert "8.7 GB in float32" in err
 
 
+def test_a_json_log_of_maxi_yatzy_is_refused_naming_the_file(tmp_path, monkeypatch):
+    """As the paper game: refused before the replay, in the command's words (the replay's own
+    refusal says what to give in Python: 'solve_saved(rules, ...)')."""
+    monkeypatch.setattr("yatzy_core.engine.saved.solve_saved", lambda *a, **k: pytest.fail("solved"))
+    log = tmp_path / "game.json"
+    log.write_text(json.dumps({"format": "yatzy-game-log", "version": 2, "rules": "maxi-yatzy",
+                               "first_roll": [1, 1, 2, 5, 6, 6], "moves": [{"score": "chance", "saved": 2}]}))
+    err = one_error_line(*call("grade", str(log)),
+                         start=f"yatzy: error: argument FILE: {log}: grading a game of 'maxi-yatzy' (saved rolls) needs")
+    assert "8.7 GB in float32" in err and "solve_saved" not in err
+
+
 def test_advice_for_a_goal_says_the_goal_in_text(capsys):
     argv = ["advise", "--rules", "yatzy", "--dice", "66655", "--used", "ones,twos,threes,fours,fives",
             "--upper", "20", "--points", "100", "--top", "2"]

@@ -43,7 +43,8 @@ from ..game.rules import Rules, get_rules
 from ..engine.saved import SavedSolution, most_saved
 from ..engine.solver import Solution
 
-__all__ = ["FORMAT", "RulesMismatch", "to_log", "dumps", "loads", "replay", "paper_game", "undo"]
+__all__ = ["FORMAT", "RulesMismatch", "to_log", "dumps", "loads", "parse", "rules_of", "replay", "paper_game",
+           "undo"]
 
 FORMAT = "yatzy-game-log"
 VERSION = 2      # 2: the rules themselves ("rule_file", TOML); 1 named a built-in set
@@ -99,6 +100,12 @@ def loads(text: str | bytes, solution: Solution | SavedSolution | None = None, s
           rules: str | Rules | None = None) -> Game:
     """A Game rebuilt from a JSON game log (`seed` draws any rolls played after it; `rules`, if
     given, must be the log's own rules, and names an old log's rule file by its name)."""
+    return replay(parse(text), solution=solution, seed=seed, rules=rules)
+
+
+def parse(text: str | bytes) -> dict:
+    """The JSON of a game log as Python objects (checked by `replay`, not here); ValueError
+    naming text if it is not JSON."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8-sig")
@@ -107,17 +114,16 @@ def loads(text: str | bytes, solution: Solution | SavedSolution | None = None, s
     if not isinstance(text, str):
         raise TypeError(f"text must be JSON text (str), got {type(text).__name__}")
     try:
-        log = json.loads(text.removeprefix("\ufeff"))    # a byte-order mark some editors write
+        return json.loads(text.removeprefix("\ufeff"))    # a byte-order mark some editors write
     except json.JSONDecodeError as err:
         raise ValueError(f"text is not JSON: {err}") from None
     except RecursionError:
         raise ValueError("text is not a game log: its JSON is nested too deeply") from None
     except ValueError as err:              # e.g. an integer over Python's 4300-digit limit
         raise ValueError(f"text is not a game log: {str(err)[:80]}") from None
-    return replay(log, solution=solution, seed=seed, rules=rules)
 
 
-def _rules_of(log: dict, solution: Solution | None, given: str | Rules | None) -> Rules:
+def rules_of(log: dict, solution: Solution | None = None, given: str | Rules | None = None) -> Rules:
     """The rules the log's game was played under: its rule file (version 2), else its built-in
     name; `given` rules that differ from them are refused (ValueError naming rules)."""
     if not isinstance(log, dict) or log.get("format") != FORMAT:
@@ -158,7 +164,7 @@ def replay(log: dict, solution: Solution | SavedSolution | None = None, seed=Non
            rules: str | Rules | None = None) -> Game:
     """Play a log's moves again through `coach.Game`: the same decisions and grades. A move the
     rules forbid, or a roll missing, raises ValueError naming the move and the field."""
-    rules = _rules_of(log, solution, rules)
+    rules = rules_of(log, solution, rules)
     if solution is not None and solution.rules is not rules:
         solution = None                    # a solution of other rules: solve the log's own
     moves = log.get("moves")

@@ -60,18 +60,25 @@ def read_log(path: str) -> str:
 def _graded_game(args):
     """The game of FILE replayed: a fault in the file names FILE, a clash with the log's own
     rules names --rules (or --rules-file)."""
-    from ..advice.gamelog import RulesMismatch, loads, paper_game
+    from ..advice.gamelog import paper_game, parse, replay, rules_of
     from ..game.rules import get_rules
 
     content = read_log(args.log)
     flag = rules_flag(args)
-    paper_rules = get_rules(args.rules or "yahtzee") if args.paper else None
-    if paper_rules is not None:
-        _gradable(paper_rules, flag)
+    if args.paper:
+        rules = get_rules(args.rules or "yahtzee")
+        _gradable(rules, flag)
+        return _reading(args, flag, paper_game, rules, content)
+    log = _reading(args, flag, parse, content)
+    _gradable(_reading(args, flag, rules_of, log, None, args.rules), f"FILE: {args.log}" if args.rules is None else flag)
+    return _reading(args, flag, replay, log, None, None, args.rules)
+
+
+def _reading(args, flag: str, read, *inputs):
+    """read(*inputs), a fault in the file named as FILE's, a clash with its rules as the flag's."""
+    from ..advice.gamelog import RulesMismatch
     try:
-        if paper_rules is not None:
-            return paper_game(paper_rules, content)
-        return loads(content, rules=args.rules)
+        return read(*inputs)
     except RulesMismatch as err:
         raise ValueError(f"argument {flag}: {err}") from None
     except (ValueError, TypeError) as err:

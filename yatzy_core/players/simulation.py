@@ -19,6 +19,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .batch import MAX_GAMES, Strategy, contains, fill, reroll
+from ..game.checks import whole_number
 from ..game.rules import Rules, get_rules
 from .registry import make_player
 
@@ -34,11 +35,6 @@ def _check_count(games, name: str = "games") -> int:
         raise ValueError(f"{name} must be a whole number 1..{MAX_GAMES:,} (each game's card is kept in memory), "
                          f"got {games}")
     return int(games)
-
-
-def _check_seed(seed) -> None:
-    if isinstance(seed, bool) or isinstance(seed, (int, np.integer)) and seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0 or None, got {seed!r}")
 
 
 def play_batch(player: Strategy, games: int, rng: np.random.Generator, bar=None) -> np.ndarray:
@@ -84,7 +80,8 @@ def simulate(rules: str | Rules, strategy="optimal", games: int = 10_000, seed: 
         raise ValueError(f"rules {rules.name!r} save rolls, which these players do not play; "
                          f"use players.saved_play.play_saved")
     games = _check_count(games)
-    _check_seed(seed)
+    if seed is not None:
+        whole_number("seed", seed)      # (numpy would take a string's bytes, or fail deep inside)
     player = make_player(strategy, rules, **options)
     batch = _check_count(batch or getattr(player, "batch", games), "batch")
     rng = np.random.default_rng(seed)
