@@ -8,4 +8,7 @@ bash scripts/install_browser.sh || echo "WARNING: could not install chromium; th
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev]"
-.venv/bin/python -m pytest -q --nbval-lax --nbval-current-env tests yatzy_core notebooks "$@"
+# Files are shared out among worker processes (pytest-xdist), one per core, at most 4; a file's
+# tests run in one worker, in order (a notebook's cells share one kernel).
+.venv/bin/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile \
+    --nbval-lax --nbval-current-env tests yatzy_core notebooks "$@"
