@@ -8,7 +8,10 @@ bash scripts/install_browser.sh || echo "WARNING: could not install chromium; th
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev]"
+# Every numba kernel compiled once, ahead (else each worker compiles the same ones: minutes).
+.venv/bin/python -m yatzy_core.warmup --all
 # Files are shared out among worker processes (pytest-xdist), one per core, at most 4; a file's
-# tests run in one worker, in order (a notebook's cells share one kernel).
+# tests run in one worker, in order (a notebook's cells share one kernel). The notebooks go
+# first: the longest files, started early, do not finish last.
 .venv/bin/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile \
-    --nbval-lax --nbval-current-env tests yatzy_core notebooks "$@"
+    --nbval-lax --nbval-current-env notebooks tests yatzy_core "$@"
