@@ -35,7 +35,7 @@ LAYERS = [
     ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
     ["engine.compiled.saved_moments"],            # ... with the second moments, for the std
     ["engine.solver"],
-    ["engine.cache"],
+    ["warmup", "engine.cache"],
     ["engine.layer_checkpoint"],                  # a long saved-roll solve's finished layers on disk
     ["engine.saved"],                             # saved rolls: every saved count in one pass
     ["engine.solutions"],
@@ -63,7 +63,7 @@ LAYERS = [
     ["advice.ranking"],                           # Advice, and the one enumeration of the choices
     ["advice.objective_advice"],
     ["advice.advisor"],
-    ["advice.coach", "warmup"],                   # warmup: every kernel compiled ahead, on tiny games
+    ["advice.coach"],
     ["advice.gamelog"],
     ["advice.beat_grades"],                        # moves graded for a score to beat
     ["cli.args"],
@@ -186,7 +186,6 @@ RESOLVE_NAMES = {
     "players.thumb_catalogue", "players.thumb_exact",  # catalogue, optimal_positions (chapter 11)
     "advice.coach", "advice.gamelog",                 # Game, play_optimally; a log names its rules
     "cli.args", "cli.command", "cli.distribution", "cli.grade",
-    "warmup",                                         # its tiny games are built-ins cut down
     "ui.coach_log", "ui.play_for", "ui.plots", "ui.rules_editor", "ui.state_graph", "ui.widgets", "ui.widgets_coach",
 }
 

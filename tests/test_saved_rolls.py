@@ -232,3 +232,14 @@ def test_early_maxi_yatzy_advice_with_saved_rolls_is_refused_not_started(capsys)
     from yatzy_core.cli.command import main
     assert main(["advise", "--rules", "maxi-yatzy", "--dice", "123456", "--rolls-left", "2"]) == 2
     assert "with 20 open that needs 16.2 GB" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("options, words", [({"games": "10"}, "games must be a whole number >= 0, got '10'"),
+                                            ({"games": 2, "seed": "7"}, "seed must be a whole number >= 0, got '7'"),
+                                            ({"games": 2, "seed": -1}, "seed must be a whole number >= 0, got -1")])
+def test_saved_roll_games_refuse_a_bad_count_or_seed_by_name(options, words):
+    """As `simulate` does: not numpy's own message from inside the games."""
+    from yatzy_core.players.saved_play import play_saved
+    solved = solve_saved(next(iter(GAMES.values())), progress=False)
+    with pytest.raises(ValueError, match=words):
+        play_saved(solved, **options)

@@ -68,29 +68,31 @@ def _graded_game(args):
     if args.paper:
         rules = get_rules(args.rules or "yahtzee")
         _gradable(rules, flag)
-        return _reading(args, flag, paper_game, rules, content)
-    log = _reading(args, flag, parse, content)
-    _gradable(_reading(args, flag, rules_of, log, None, args.rules), f"FILE: {args.log}" if args.rules is None else flag)
-    return _reading(args, flag, replay, log, None, None, args.rules)
+        return _reading(args, flag, lambda: paper_game(rules, content))
+    log = _reading(args, flag, lambda: parse(content))
+    _gradable(_reading(args, flag, lambda: rules_of(log, given=args.rules)),
+              f"FILE: {args.log}" if args.rules is None else flag)
+    return _reading(args, flag, lambda: replay(log, rules=args.rules))
 
 
-def _reading(args, flag: str, read, *inputs):
-    """read(*inputs), a fault in the file named as FILE's, a clash with its rules as the flag's."""
+def _reading(args, flag: str, read):
+    """read(), a fault in the file named as FILE's, a clash with its rules as the flag's."""
     from ..advice.gamelog import RulesMismatch
     try:
-        return read(*inputs)
+        return read()
     except RulesMismatch as err:
         raise ValueError(f"argument {flag}: {err}") from None
     except (ValueError, TypeError) as err:
         raise ValueError(f"argument FILE: {args.log}: {err}") from None
 
 
-def _gradable(rules, flag: str) -> None:
-    """A game with saved rolls is graded from its whole table: refused, naming the flag, when
-    that is more than the command solves on demand (Maxi Yatzy), rather than deep in the replay."""
+def _gradable(rules, where: str) -> None:
+    """A game with saved rolls is graded from its whole table: refused, naming `where` (the rules
+    flag, or FILE when the rules are the log's own), when that is more than the command solves on
+    demand (Maxi Yatzy), rather than deep in the replay."""
     from ..engine.saved import WHOLE_TABLE_BYTES, saved_memory
     if rules.saved_rolls and saved_memory(rules) > WHOLE_TABLE_BYTES:
-        raise ValueError(f"argument {flag}: grading a game of {rules.name!r} (saved rolls) needs its whole table, "
+        raise ValueError(f"argument {where}: grading a game of {rules.name!r} (saved rolls) needs its whole table, "
                          f"about {saved_memory(rules, 4) / 1e9:.1f} GB in float32: more than the command "
                          f"solves on demand ({WHOLE_TABLE_BYTES / 1e9:.1f} GB)")
 

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.saved import SavedSolution, saved_stages
+from ..game.checks import whole_number
 from ..engine.turn import TIE, upper_step
 
 __all__ = ["SavedGames", "play_saved"]
@@ -41,6 +42,8 @@ def play_saved(solution: SavedSolution, games: int, seed: int = 0, cached: int =
     worked out are kept for states met again, up to `cached` of them (then forgotten: a turn of
     Maxi Yatzy with many saved rolls holds about a MB)."""
     rules = solution.rules
+    whole_number("games", games)
+    whole_number("seed", seed)
     if any(layer is None for layer in solution.layers):
         raise ValueError("playing needs every layer: solve_saved(..., keep=None)")
     rng = np.random.default_rng(seed)
