@@ -6,7 +6,6 @@ The reference values are computed here, independently of the solver: a float64 b
 induction over ordered dice (the referee's `moves`, no keepers, no state space, no kernel)."""
 import json
 import math
-import time
 from functools import lru_cache
 from itertools import product
 
@@ -166,9 +165,7 @@ def _no_solving(monkeypatch):
 def test_a_goal_past_the_most_points_is_answered_at_once(monkeypatch, goal):
     _no_solving(monkeypatch)
     p = Position.make("yahtzee", dice="11112", rolls_left=2)
-    start = time.perf_counter()
-    answer = target_advice(p, 0, goal)
-    assert time.perf_counter() - start < 5
+    answer = target_advice(p, 0, goal)                  # (no table solved: _no_solving)
     assert {a.probability for a in answer} == {0.0}
     from yatzy_core.advice.advisor import advise
     assert [a.label for a in answer] == [a.label for a in advise(p)]   # all tied: the mean's order
@@ -186,11 +183,10 @@ def test_a_late_goal_past_the_open_boxes_is_zero_for_every_allowed_box(monkeypat
 
 def test_the_command_line_answers_goal_2000_at_once(capsys, monkeypatch):
     _no_solving(monkeypatch)
-    start = time.perf_counter()
     status = main(["advise", "--rules", "yahtzee", "--dice", "11112", "--rolls-left", "2", "--goal", "2000",
                    "--json"])
     out, _ = capsys.readouterr()
-    assert status == 0 and time.perf_counter() - start < 10
+    assert status == 0
     assert {r["probability"] for r in json.loads(out)} == {0.0}
 
 
