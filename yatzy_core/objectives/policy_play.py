@@ -86,8 +86,8 @@ def risk_play(rules: Rules, theta: float, utilities: np.ndarray, start=None) -> 
     """The exact results of maximising E[sign(theta) exp(theta * points)] (`utilities`: its table)."""
     space = StateSpace(get_rules(rules))
     theta = check_theta(theta, space.rules)
-    utilities = np.ascontiguousarray(check_utilities(utilities, space, theta), np.float64)   # the kernel's
-    # type and layout: a column of solve_risk's table would compile the kernels again
+    # the kernel's type and layout: a column of solve_risk's table would compile the kernels again
+    utilities = np.ascontiguousarray(check_utilities(utilities, space, theta), np.float64)
     return policy_play(space, RISK_MODE, utilities=utilities, theta=theta, start=start)
 
 

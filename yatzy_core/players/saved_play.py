@@ -22,8 +22,8 @@ import numpy as np
 import pandas as pd
 
 from ..engine.saved import SavedSolution, saved_stages
-from ..game.checks import whole_number
 from ..engine.turn import TIE, upper_step
+from ..game.checks import whole_number
 
 __all__ = ["SavedGames", "play_saved"]
 

@@ -81,7 +81,7 @@ def simulate(rules: str | Rules, strategy="optimal", games: int = 10_000, seed: 
                          f"use players.saved_play.play_saved")
     games = _check_count(games)
     if seed is not None:
-        whole_number("seed", seed)      # (numpy would take a string's bytes, or fail deep inside)
+        whole_number("seed", seed)      # (else numpy's own TypeError, from inside default_rng)
     player = make_player(strategy, rules, **options)
     batch = _check_count(batch or getattr(player, "batch", games), "batch")
     rng = np.random.default_rng(seed)
