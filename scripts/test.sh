@@ -11,15 +11,13 @@ python3 -m venv .venv
 # Files are shared out among worker processes (pytest-xdist), one per core, at most 4; a file's
 # tests run in one worker, in order (a notebook's cells share one kernel). Files go out in the
 # order given, not by test count: the longest (the notebooks, the browser and site tests) first.
-# Each worker compiles numba's kernels into a cache folder of its own, made for this version of
-# the sources: numba's cache index is rewritten whole by each process that adds to it (two at
-# once can lose an entry), and it checks only the file of the function it caches (an edit
-# elsewhere could leave a stale kernel); the package's own cache is not touched.
+# The workers share one numba cache folder, made for this version of the sources (numba checks
+# only the file of the function it caches: an edit elsewhere could leave a stale kernel); two
+# processes compiling one kernel at once are safe (its cache is written under a lock,
+# yatzy_core/engine/compiled/cache_lock.py). The package's own cache is not touched.
 cache=".venv/numba-cache/$(find yatzy_core -name '*.py' | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16)"
-find .venv/numba-cache -mindepth 1 -maxdepth 1 ! -path "$cache*" -exec rm -rf {} + 2>/dev/null || true
-workers=()
-for i in $(seq 1 "$(( $(nproc) < 4 ? $(nproc) : 4 ))"); do
-    workers+=(--tx "popen//env:NUMBA_CACHE_DIR=$PWD/$cache-w$i")
-done
-.venv/bin/python -m pytest -q "${workers[@]}" --dist loadfile --no-loadscope-reorder --nbval-lax \
+find .venv/numba-cache -mindepth 1 -maxdepth 1 ! -path "$cache" -exec rm -rf {} + 2>/dev/null || true
+export NUMBA_CACHE_DIR="$PWD/$cache"
+workers=$(( $(nproc) < 4 ? $(nproc) : 4 ))
+.venv/bin/python -m pytest -q -n "$workers" --dist loadfile --no-loadscope-reorder --nbval-lax \
     --nbval-current-env notebooks tests/test_browser.py tests/test_site.py tests yatzy_core "$@"

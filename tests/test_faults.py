@@ -425,3 +425,39 @@ def test_value_answers_only_for_states_a_game_reaches(solutions, mask, upper, fl
         return
     assert space.reachable[space.index(mask, min(upper, 63), flag)] and value >= 0
     assert value == solution.values[space.index(mask, min(upper, 63), flag)]
+
+
+def test_numba_cache_is_saved_and_loaded_under_the_folder_lock(tmp_path, monkeypatch):
+    """Two processes compiling one kernel at once (two notebooks, two test workers) could leave
+    one's index beside the other's machine code in numba's cache: a save holds the cache folder's
+    lock exclusively (no other process may even load), a load holds it shared (no save between
+    its index and its data)."""
+    fcntl = pytest.importorskip("fcntl")
+    from numba.core.caching import IndexDataCacheFile
+    from yatzy_core.engine.compiled.cache_lock import LOCK_FILE, lock_numba_cache
+    assert lock_numba_cache() and lock_numba_cache()            # once, however often asked
+    held = []
+
+    def others_may(how):
+        fd = os.open(tmp_path / LOCK_FILE, os.O_RDWR | os.O_CREAT)
+        try:
+            fcntl.flock(fd, how | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)
+
+    def spy(method):
+        def watched(self, *args):
+            held.append((method.__name__, others_may(fcntl.LOCK_SH), others_may(fcntl.LOCK_EX)))
+            return method(self, *args)
+        return watched
+
+    monkeypatch.setattr(IndexDataCacheFile, "_save_data", spy(IndexDataCacheFile._save_data))
+    monkeypatch.setattr(IndexDataCacheFile, "_load_data", spy(IndexDataCacheFile._load_data))
+    index = IndexDataCacheFile(str(tmp_path), "kernel", source_stamp=("kernel.py", 1.0))
+    index.save(("float64",), ("machine code",))
+    assert index.load(("float64",)) == ("machine code",)
+    assert held == [("_save_data", False, False), ("_load_data", True, False)]
+    assert others_may(fcntl.LOCK_EX)                             # released after each

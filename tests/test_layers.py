@@ -27,6 +27,7 @@ LAYERS = [
     ["game.rules"],                               # the built-in rule sets by name (get_rules)
     ["game.variants"],                            # house rules: a rule set with changes
     ["game.states"],
+    ["engine.compiled.cache_lock"],               # numba's disk cache under a lock
     ["engine.turn"],                              # the turn engine
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
     ["engine.turn_choices"],                      # one roll's choices in the advisor's order, a turn played out

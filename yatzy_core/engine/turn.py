@@ -361,6 +361,9 @@ def _compiled_first_good():
     """`_first_good` compiled on first use (serial: blocks already run on several threads), so
     that importing the package does not import numba."""
     from numba import njit
+
+    from .compiled.cache_lock import lock_numba_cache
+    lock_numba_cache()
     return njit(cache=True)(_first_good)
 
 

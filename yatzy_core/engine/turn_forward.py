@@ -22,7 +22,10 @@ import numpy as np
 from numba import njit
 
 from ..game.states import StateSpace
+from .compiled.cache_lock import lock_numba_cache
 from .turn import TIE, box_values, evaluate, keeper_values, score_box
+
+lock_numba_cache()   # before the kernel below is compiled or loaded
 
 __all__ = ["TIE", "TurnOutcomes", "spread_keepers", "gather_keepers", "final_roll_probabilities",
            "turn_outcomes", "second_moments"]
