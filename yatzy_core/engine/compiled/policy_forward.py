@@ -179,7 +179,7 @@ def _work_needs(states, lo, widths, start, data, goal, s, t, pt, out):
         cmin, n = _lanes(goal, lo[c], widths[c], True, top)
         out[0][c, :n] = 0
         lanes = _live_lanes(data[start[c]:start[c + 1]], goal, lo[c], top, cmin, n)
-        lane_outcomes(states[c], cmin, lanes, s, t, pt, out, c)
+        lane_outcomes(states[c], cmin, lanes, s, t, pt, out, np.int64(c))   # (see _push)
 
 
 @njit(cache=True)
@@ -223,9 +223,11 @@ def _push(source, dest, s, states, how, out, acc, fault):
     row has two writers. `states` is (band, live states, score classes), `how` (i0,
     i1, goal, target, kind box): flat tuples, since a tuple holding a tuple cannot enter prange.
     A state without jokers reads its slots from the classes (`policy_turn.has_jokers`). A part
-    that finds a next row missing or too short stops and says so in fault[part] (`FAULTS`)."""
+    that finds a next row missing or too short stops and says so in fault[part] (`FAULTS`).
+    (The loop index is int64 as numba first types the loop, uint64 in the parallel loop it
+    makes: passed as is, the callee would be compiled twice, once for each.)"""
     for part in prange(acc.shape[0]):
-        fault[part] = _push_part(part, source, dest, s, states, how, out, acc)
+        fault[part] = _push_part(np.int64(part), source, dest, s, states, how, out, acc)
 
 
 @njit(cache=True)
