@@ -32,7 +32,7 @@ from ..game.rules import Rules, get_rules
 from ..game.states import OVERHEAD, StateSpace
 from .layer_checkpoint import LayerCheckpoint
 from .solver import LOUD_BYTES, SolveWarning, _bar, available_memory
-from .turn import Turn, best_subkeeper, box_values, keeper_values
+from .turn import Turn, best_subkeeper, box_values, keeper_values, scored_boxes
 
 __all__ = ["SavedSolution", "solve_saved", "most_saved", "saved_stages", "saved_turn", "saved_memory",
            "whole_saved_solution", "WHOLE_TABLE_BYTES", "SavedColumn"]
@@ -328,10 +328,11 @@ def saved_stages(solution: SavedSolution, state: int, rolls_left: int):
     roll's value at stage j: the better of scoring now and the best keeper."""
     space = solution.space
     states = np.array([state])
-    finals = [box_values(space, solution.flat(0), states)]
+    scored = scored_boxes(space, states)          # the same boxes at every stage: scored once
+    finals = [box_values(space, solution.flat(0), states, scored=scored)]
     rolls, keepers = [finals[0].max(axis=0)], []
     for j in range(1, rolls_left + 1):
-        finals.append(box_values(space, solution.flat(j), states))
+        finals.append(box_values(space, solution.flat(j), states, scored=scored))
         keepers.append(keeper_values(space, rolls[-1]))
         rolls.append(np.maximum(finals[-1].max(axis=0), best_subkeeper(space, keepers[-1])))
     return finals, keepers, rolls

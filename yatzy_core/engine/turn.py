@@ -41,7 +41,7 @@ from ..game.rules import Rules
 from ..game.states import StateSpace
 
 __all__ = ["TIE", "NEG", "Objective", "MaxMean", "TargetLanes", "ExpUtility", "MEAN", "Scored",
-           "score_box", "box_values", "keeper_values", "best_subkeeper", "Turn", "evaluate",
+           "score_box", "box_values", "scored_boxes", "keeper_values", "best_subkeeper", "Turn", "evaluate",
            "turn_values", "preferred_box", "preferred_keeper", "ranked"]
 
 TIE = 1e-9    # choices this close to the best are equally good; see the module docstring
@@ -240,21 +240,45 @@ def score_box(space: StateSpace, states, rolls, boxes) -> Scored:
 
 # ---- the turn, backwards -----------------------------------------------------------------------
 
-def box_values(space: StateSpace, values: np.ndarray, states: np.ndarray,
-               objective: Objective = MEAN) -> np.ndarray:
+def box_values(space: StateSpace, values, states: np.ndarray, objective: Objective = MEAN,
+               scored: list[Scored] | None = None) -> np.ndarray:
     """(n_boxes, n_rolls, S, ...) value of scoring each roll in each box, from each state: the
     points now combined with the value of the next state; -inf where the box is not allowed.
+    `scored` is `scored_boxes(space, states)`, given when several value tables are read from
+    the same states (a saved-roll turn reads one per number of rolls saved).
 
     Rolls that score the same in a box (and are not n of a kind, which the joker rule treats
-    apart) lead to the same points and next state: each box is scored once per such class."""
+    apart) lead to the same points and next state: each box is scored once per such class, and
+    every box's classes are valued together (one read of the table, one combine)."""
     rules = space.rules
     states = np.asarray(states, dtype=np.int64)
-    out = np.empty((rules.n_boxes, rules.dice.n_rolls, len(states)) + values.shape[1:])
-    for b, (rolls, inverse) in enumerate(_roll_classes(rules)):
-        s = score_box(space, states[None, :], rolls[:, None], b)
-        v = objective.combine(s.points, values[s.next_state])
-        out[b] = np.where(_expand(s.allowed, v), v, NEG)[inverse]
+    if scored is None:
+        scored = scored_boxes(space, states)
+    points, next_state, allowed = (np.concatenate([getattr(s, field).reshape(-1) for s in scored])
+                                   for field in ("points", "next_state", "allowed"))
+    v = objective.combine(points, values[next_state])
+    v = np.where(_expand(allowed, v), v, NEG)
+    out = np.empty((rules.n_boxes, rules.dice.n_rolls, len(states)) + v.shape[1:])
+    at = 0
+    for b, ((_, inverse), s) in enumerate(zip(_roll_classes(rules), scored)):
+        n = s.next_state.size
+        out[b] = v[at:at + n].reshape(s.next_state.shape + v.shape[1:])[inverse]
+        at += n
     return out
+
+
+def scored_boxes(space: StateSpace, states: np.ndarray) -> list[Scored]:
+    """Per box, one roll of each class (`_roll_classes`) written in it from each state: a
+    (classes, S) `Scored`, which `box_values` combines with a value table. In Yahtzee the ones
+    have 11 classes of the 252 rolls: 0 to 4 ones, and each five of a kind apart (the joker rule).
+
+    >>> from yatzy_core.game.rules import get_rules
+    >>> [len(s.points) for s in scored_boxes(StateSpace(get_rules("yahtzee")), [0])]
+    [11, 11, 11, 11, 11, 11, 31, 29, 8, 8, 8, 7, 30]
+    """
+    states = np.asarray(states, dtype=np.int64)
+    return [score_box(space, states[None, :], rolls[:, None], b)
+            for b, (rolls, _) in enumerate(_roll_classes(space.rules))]
 
 
 @lru_cache(maxsize=None)
