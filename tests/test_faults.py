@@ -461,3 +461,36 @@ def test_numba_cache_is_saved_and_loaded_under_the_folder_lock(tmp_path, monkeyp
     assert index.load(("float64",)) == ("machine code",)
     assert held == [("_save_data", False, False), ("_load_data", True, False)]
     assert others_may(fcntl.LOCK_EX)                             # released after each
+
+
+
+def test_numba_cache_works_where_the_lock_cannot_be_had(tmp_path, monkeypatch):
+    """A lock file that we may not write (another user's, in a shared cache) is locked through a
+    read-only descriptor; a file system that refuses locks (some NFS or FUSE mounts) leaves
+    numba's own behaviour: either way the cache is written and read back."""
+    fcntl = pytest.importorskip("fcntl")
+    from numba.core.caching import IndexDataCacheFile
+    from yatzy_core.engine.compiled import cache_lock
+    assert cache_lock.lock_numba_cache()
+    real_open, real_flock, locks = os.open, fcntl.flock, []
+
+    def no_write(path, flags, *mode):
+        if str(path).endswith(cache_lock.LOCK_FILE) and flags & (os.O_RDWR | os.O_WRONLY):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, flags, *mode)
+
+    def flock(fd, how):
+        real_flock(fd, how)
+        locks.append((how, fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY))
+    (tmp_path / cache_lock.LOCK_FILE).touch()
+    monkeypatch.setattr(cache_lock.os, "open", no_write)
+    monkeypatch.setattr(cache_lock.fcntl, "flock", flock)
+    index = IndexDataCacheFile(str(tmp_path), "kernel", source_stamp=("kernel.py", 1.0))
+    index.save(("float64",), ("machine code",))
+    assert locks == [(fcntl.LOCK_EX, True)]          # locked, read-only
+
+    def refused(fd, how):
+        raise OSError(37, "No locks available")
+    monkeypatch.setattr(cache_lock.fcntl, "flock", refused)
+    index.save(("int64",), ("other code",))
+    assert index.load(("float64",)) == ("machine code",) and index.load(("int64",)) == ("other code",)

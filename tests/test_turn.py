@@ -158,3 +158,16 @@ def test_one_tie_rule():
     keep = np.zeros((dice.n_keepers, 1))
     roll = dice.roll_index[(2, 0, 0, 0, 0, 3)]              # 1 1 6 6 6, every keeper worth 0
     assert preferred_keeper(space, keep, np.zeros((dice.n_rolls, 1)))[roll, 0] == dice.roll_offset + roll
+
+
+def test_scored_boxes_are_the_boxes_box_values_scores():
+    """Given once for several tables (a saved-roll turn), the scored boxes give the same values as
+    box_values scoring them itself; made for other states, they are refused by name."""
+    from yatzy_core.engine.turn import scored_boxes
+    space = StateSpace(get_rules("yahtzee"))
+    values = np.random.default_rng(5).random(space.size)
+    states = np.array([0, space.index(1 << space.rules.yahtzee_index, 10, 1)])
+    scored = scored_boxes(space, states)
+    assert np.array_equal(box_values(space, values, states, scored=scored), box_values(space, values, states))
+    with pytest.raises(ValueError, match="scored: made for 2 states, not these 1"):
+        box_values(space, values, states[:1], scored=scored)

@@ -254,6 +254,8 @@ def box_values(space: StateSpace, values, states: np.ndarray, objective: Objecti
     states = np.asarray(states, dtype=np.int64)
     if scored is None:
         scored = scored_boxes(space, states)
+    elif scored[0].next_state.shape[1] != len(states):
+        raise ValueError(f"scored: made for {scored[0].next_state.shape[1]} states, not these {len(states)}")
     points, next_state, allowed = (np.concatenate([getattr(s, field).reshape(-1) for s in scored])
                                    for field in ("points", "next_state", "allowed"))
     v = objective.combine(points, values[next_state])

@@ -25,18 +25,31 @@ LOCK_FILE = "yatzy-core-cache.lock"
 
 @contextlib.contextmanager
 def cache_folder_lock(folder: str, exclusive: bool):
-    """Hold a lock on `folder`'s lock file (exclusive to save, shared to load). A folder where the
-    lock file cannot be made (read only) is not written by numba either: no lock needed."""
-    try:
-        fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError:
+    """Hold a lock on `folder`'s lock file (exclusive to save, shared to load). Where the file
+    cannot be opened (a read-only folder, which numba does not write either) or the file system
+    refuses locks (some NFS or FUSE mounts), numba's own behaviour stays."""
+    fd = _open_lock_file(folder)
+    if fd is None:
         yield
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
         yield
     finally:
         os.close(fd)         # closing the file releases the lock
+
+
+def _open_lock_file(folder: str):
+    """The lock file's descriptor: made if missing, else opened read-only if it is another
+    user's (flock needs no write access); None where neither works."""
+    path = os.path.join(folder, LOCK_FILE)
+    for flags in (os.O_RDWR | os.O_CREAT, os.O_RDONLY):
+        try:
+            return os.open(path, flags, 0o666)
+        except OSError:
+            pass
+    return None
 
 
 def _locked(method, exclusive: bool):
@@ -53,14 +66,20 @@ def _locked(method, exclusive: bool):
 
 def lock_numba_cache() -> bool:
     """Put numba's cache saves and loads under the folder lock, once per process. Returns
-    whether they are (False without `fcntl`, or where numba's cache file class has changed)."""
+    whether they are (False without `fcntl`, or where numba's cache file class has changed).
+    It patches numba's own class, so every library's cached kernels in this process take the
+    lock too (and leave the small lock file in their cache folder)."""
     if fcntl is None:
         return False
-    from numba.core.caching import IndexDataCacheFile as cache_file
-    if getattr(cache_file.save, "locked", False):
-        return True
-    if not (callable(getattr(cache_file, "save", None)) and callable(getattr(cache_file, "load", None))):
+    try:
+        from numba.core.caching import IndexDataCacheFile as cache_file
+    except ImportError:
         return False
-    cache_file.save = _locked(cache_file.save, exclusive=True)
-    cache_file.load = _locked(cache_file.load, exclusive=False)
+    save, load = getattr(cache_file, "save", None), getattr(cache_file, "load", None)
+    if not (callable(save) and callable(load)):
+        return False
+    if getattr(save, "locked", False):
+        return True
+    cache_file.save = _locked(save, exclusive=True)
+    cache_file.load = _locked(load, exclusive=False)
     return True
