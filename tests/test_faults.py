@@ -463,7 +463,6 @@ def test_numba_cache_is_saved_and_loaded_under_the_folder_lock(tmp_path, monkeyp
     assert others_may(fcntl.LOCK_EX)                             # released after each
 
 
-
 def test_numba_cache_works_where_the_lock_cannot_be_had(tmp_path, monkeypatch):
     """A lock file that we may not write (another user's, in a shared cache) is locked through a
     read-only descriptor; a file system that refuses locks (some NFS or FUSE mounts) leaves
@@ -487,7 +486,8 @@ def test_numba_cache_works_where_the_lock_cannot_be_had(tmp_path, monkeypatch):
     monkeypatch.setattr(cache_lock.fcntl, "flock", flock)
     index = IndexDataCacheFile(str(tmp_path), "kernel", source_stamp=("kernel.py", 1.0))
     index.save(("float64",), ("machine code",))
-    assert locks == [(fcntl.LOCK_EX, True)]          # locked, read-only
+    assert index.load(("float64",)) == ("machine code",)
+    assert locks == [(fcntl.LOCK_EX, True), (fcntl.LOCK_SH, True)]          # locked, read-only
 
     def refused(fd, how):
         raise OSError(37, "No locks available")

@@ -171,3 +171,5 @@ def test_scored_boxes_are_the_boxes_box_values_scores():
     assert np.array_equal(box_values(space, values, states, scored=scored), box_values(space, values, states))
     with pytest.raises(ValueError, match="scored: made for 2 states, not these 1"):
         box_values(space, values, states[:1], scored=scored)
+    with pytest.raises(ValueError, match="scored: made for 1 states, not these 2"):   # would broadcast
+        box_values(space, values, states, scored=scored_boxes(space, states[:1]))

@@ -7,7 +7,8 @@ can both take number 1: the index of one may end beside the data of the other, a
 process to load that type would run the wrong machine code. (Two notebooks, or two test
 workers, sharing one cache folder.) Here a save (read, add, write both files) holds an
 exclusive lock on a file in the cache folder, and a load a shared one, so neither sees the other
-half done. Where the platform has no `fcntl` (Windows) numba's own behaviour stays.
+half done. Where the platform has no `fcntl` (Windows), or the file system refuses the lock,
+numba's own behaviour stays.
 """
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def cache_folder_lock(folder: str, exclusive: bool):
 
 def _open_lock_file(folder: str):
     """The lock file's descriptor: made if missing, else opened read-only if it is another
-    user's (flock needs no write access); None where neither works."""
+    user's (on a local disk flock needs no write access; on NFS a read-only descriptor gets no
+    exclusive lock, and numba's own behaviour stays); None where neither works."""
     path = os.path.join(folder, LOCK_FILE)
     for flags in (os.O_RDWR | os.O_CREAT, os.O_RDONLY):
         try:
