@@ -56,38 +56,72 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+PORT_TAKEN = "no available port could be found"   # Voilà's words when the port went to another process
+
+
 @contextlib.contextmanager
 def voila_server(notebook: Path, log: Path):
-    """The URL of a Voilà server showing this notebook, once it answers; always stopped after."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/"
-    with open(log, "wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
-             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + START_S
-            while True:
-                if server.poll() is not None:
-                    pytest.fail(f"voila exited with {server.returncode}:\n{log.read_text()}")
-                try:
-                    urllib.request.urlopen(url + "api", timeout=2).close()
-                    break
-                except urllib.error.HTTPError:
-                    break                                   # an answer (403), without starting a kernel
-                except OSError:
-                    if time.monotonic() > deadline:
-                        pytest.fail(f"voila did not answer on {url} in {START_S} s:\n{log.read_text()}")
-                    time.sleep(0.25)
-            yield url
-        finally:
-            server.terminate()
+    """The URL of a Voilà server showing this notebook, once it answers; always stopped after.
+    A free port may be taken by another process (another test worker's server) before Voilà
+    binds it: then Voilà exits, and it is started again on another port (three tries)."""
+    for attempt in range(3):
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/"
+        with open(log, "wb") as out:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
+                 "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
+                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
             try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+                if _wait_for_voila(server, url, log, last_try=attempt == 2):
+                    yield url
+                    return
+            finally:
+                server.terminate()
+                try:
+                    server.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                    server.wait()
+
+
+def _wait_for_voila(server, url: str, log: Path, last_try: bool) -> bool:
+    """Wait until Voilà (tornado) answers at url: True; False if it exited because its port was
+    taken (and this is not the last try); any other exit or START_S without an answer fails.
+    Another server on the port does not count as an answer: it is not tornado."""
+    deadline = time.monotonic() + START_S
+    while True:
+        if server.poll() is not None:
+            if PORT_TAKEN in log.read_text() and not last_try:
+                return False
+            pytest.fail(f"voila exited with {server.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url + "api", timeout=2) as answer:
+                served_by = answer.headers.get("Server", "")
+        except urllib.error.HTTPError as err:                # an answer (403), without starting a kernel
+            served_by = err.headers.get("Server", "")
+        except OSError:
+            served_by = ""
+        if served_by.startswith("TornadoServer"):
+            return True
+        if time.monotonic() > deadline:
+            pytest.fail(f"voila did not answer on {url} in {START_S} s:\n{log.read_text()}")
+        time.sleep(0.25)
+
+
+def test_voila_starts_again_when_its_port_is_taken(tmp_path, monkeypatch):
+    """The port free_port gave is taken (here by a socket that accepts and never answers) before
+    Voilà binds it: Voilà exits, and the server is started again on another port."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        given, real_free_port = [taken.getsockname()[1]], free_port
+        monkeypatch.setitem(globals(), "free_port", lambda: given.pop(0) if given else real_free_port())
+        with voila_server(NOTEBOOK, tmp_path / "voila.log") as url:
+            assert given == [] and url != f"http://127.0.0.1:{taken.getsockname()[1]}/"
+            with pytest.raises(urllib.error.HTTPError) as answer:      # Voilà's, not the socket's
+                urllib.request.urlopen(url + "api", timeout=10)
+            assert answer.value.headers["Server"].startswith("TornadoServer")
 
 
 @pytest.fixture(scope="module")
