@@ -9,6 +9,7 @@ to $YATZY_SCREENSHOTS (default tests/screenshots/, not committed).
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import re
 import socket
@@ -57,14 +58,16 @@ def free_port() -> int:
 
 
 PORT_TAKEN = "no available port could be found"   # Voilà's words when the port went to another process
+RUNNING = "is running at"                          # ... and once it has bound its own
+TRIES = 3
 
 
 @contextlib.contextmanager
 def voila_server(notebook: Path, log: Path):
     """The URL of a Voilà server showing this notebook, once it answers; always stopped after.
     A free port may be taken by another process (another test worker's server) before Voilà
-    binds it: then Voilà exits, and it is started again on another port (three tries)."""
-    for attempt in range(3):
+    binds it: then Voilà exits, and it is started again on another port (TRIES tries)."""
+    for attempt in range(TRIES):
         port = free_port()
         url = f"http://127.0.0.1:{port}/"
         with open(log, "wb") as out:
@@ -73,7 +76,7 @@ def voila_server(notebook: Path, log: Path):
                  "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
                 cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
             try:
-                if _wait_for_voila(server, url, log, last_try=attempt == 2):
+                if _wait_for_voila(server, url, log, attempt):
                     yield url
                     return
             finally:
@@ -85,23 +88,26 @@ def voila_server(notebook: Path, log: Path):
                     server.wait()
 
 
-def _wait_for_voila(server, url: str, log: Path, last_try: bool) -> bool:
-    """Wait until Voilà (tornado) answers at url: True; False if it exited because its port was
-    taken (and this is not the last try); any other exit or START_S without an answer fails.
-    Another server on the port does not count as an answer: it is not tornado."""
+def _wait_for_voila(server, url: str, log: Path, attempt: int) -> bool:
+    """Wait until this Voilà answers at url (it logged that it runs, and a tornado server
+    answers): True; False if it exited because its port was taken (and tries are left); any
+    other exit or START_S without an answer fails. Another server on the port (another worker's
+    Voilà, or any other) does not count: this one never logged that it runs."""
     deadline = time.monotonic() + START_S
     while True:
         if server.poll() is not None:
-            if PORT_TAKEN in log.read_text() and not last_try:
+            if PORT_TAKEN in log.read_text() and attempt < TRIES - 1:
                 return False
-            pytest.fail(f"voila exited with {server.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url + "api", timeout=2) as answer:
-                served_by = answer.headers.get("Server", "")
-        except urllib.error.HTTPError as err:                # an answer (403), without starting a kernel
-            served_by = err.headers.get("Server", "")
-        except OSError:
-            served_by = ""
+            pytest.fail(f"voila exited with {server.returncode} (try {attempt + 1} of {TRIES}):\n{log.read_text()}")
+        served_by = ""
+        if RUNNING in log.read_text(errors="replace"):
+            try:
+                with urllib.request.urlopen(url + "api", timeout=2) as answer:
+                    served_by = answer.headers.get("Server", "")
+            except urllib.error.HTTPError as err:            # an answer (403), without starting a kernel
+                served_by = err.headers.get("Server", "")
+            except (OSError, http.client.HTTPException):     # not up yet, or not an HTTP server
+                pass
         if served_by.startswith("TornadoServer"):
             return True
         if time.monotonic() > deadline:
@@ -110,7 +116,7 @@ def _wait_for_voila(server, url: str, log: Path, last_try: bool) -> bool:
 
 
 def test_voila_starts_again_when_its_port_is_taken(tmp_path, monkeypatch):
-    """The port free_port gave is taken (here by a socket that accepts and never answers) before
+    """The port free_port gave is taken (here by a socket that listens and never answers) before
     Voilà binds it: Voilà exits, and the server is started again on another port."""
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
