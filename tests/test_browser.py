@@ -95,12 +95,14 @@ def _wait_for_voila(server, url: str, log: Path, attempt: int) -> bool:
     Voilà, or any other) does not count: this one never logged that it runs."""
     deadline = time.monotonic() + START_S
     while True:
-        if server.poll() is not None:
-            if PORT_TAKEN in log.read_text() and attempt < TRIES - 1:
+        exited = server.poll() is not None
+        said = log.read_text(errors="replace")              # read after the poll: all of it once exited
+        if exited:
+            if PORT_TAKEN in said and attempt < TRIES - 1:
                 return False
-            pytest.fail(f"voila exited with {server.returncode} (try {attempt + 1} of {TRIES}):\n{log.read_text()}")
+            pytest.fail(f"voila exited with {server.returncode} (try {attempt + 1} of {TRIES}):\n{said}")
         served_by = ""
-        if RUNNING in log.read_text(errors="replace"):
+        if RUNNING in said:
             try:
                 with urllib.request.urlopen(url + "api", timeout=2) as answer:
                     served_by = answer.headers.get("Server", "")

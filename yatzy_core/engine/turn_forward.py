@@ -25,7 +25,7 @@ from ..game.states import StateSpace
 from .compiled.cache_lock import lock_numba_cache
 from .turn import TIE, box_values, evaluate, keeper_values, score_box
 
-lock_numba_cache()   # (the compiled package's import did it too: a no-op, said where the kernel is)
+lock_numba_cache()   # before this module's kernel is first loaded (idempotent: importing the compiled package does it too)
 
 __all__ = ["TIE", "TurnOutcomes", "spread_keepers", "gather_keepers", "final_roll_probabilities",
            "turn_outcomes", "second_moments"]
