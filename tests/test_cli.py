@@ -40,14 +40,15 @@ def test_advise_table_is_ranked_and_aligned(capsys, solutions):
     lines = out.splitlines()
     assert status == 0 and err == ""
     assert lines[0] == str(Position.make("yahtzee", dice="11112", rolls_left=2))
-    assert lines[1].split() == ["rank", "action", "expected", "loss"]
+    assert lines[1].split() == ["rank", "action", "E[to", "come]", "loss"]
+    assert lines[-1].startswith("E[to come]: the expected points still to come")
     ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2), solutions("yahtzee"))
-    rows = lines[2:]
+    rows = lines[2:-1]
     assert len(rows) == len(ranked) == 9 + 13     # the keepers but all five; "score BOX now" for 13 boxes
     assert rows[0].split() == ["1", "keep", "1", "1", "1", "1", "270.2986", "0.0000"]
     for rank, (row, a) in enumerate(zip(rows, ranked), start=1):
         assert row.split()[0] == str(rank) and a.label in row and f"{a.loss:.4f}" in row
-    assert len({len(line) for line in lines[1:]}) == 1       # right-aligned numbers end together
+    assert len({len(line) for line in lines[1:-1]}) == 1      # right-aligned numbers end together
 
 
 def test_advise_json_is_the_library_answer(capsys, solutions):
@@ -79,7 +80,7 @@ def test_readme_example_runs(capsys, solutions):
 
 def test_top_limits_the_table(capsys, solutions):
     status, out, _ = run(capsys, *ISSUE, "--top", "3")
-    assert status == 0 and len(out.splitlines()) == 2 + 3
+    assert status == 0 and len(out.splitlines()) == 2 + 3 + 1    # position, head, 3 rows, legend
 
 
 # ---- info and solve -----------------------------------------------------------------------------

@@ -8,8 +8,9 @@ A closed pipe (`yatzy info | head -1`) ends the command quietly with status 1, a
 
 >>> main(["advise", "--rules", "yahtzee", "--dice", "11112", "--rolls-left", "2", "--top", "1"])
 yahtzee: dice 1 1 1 1 2, 2 rerolls left; used: none; upper total 0
-rank  action         expected      loss
-   1  keep 1 1 1 1   270.2986    0.0000
+rank  action         E[to come]      loss
+   1  keep 1 1 1 1     270.2986    0.0000
+E[to come]: the expected points still to come, this turn's included (not the points on the card)
 0
 
 (`--json` prints the same choices with every value in full precision.)
@@ -190,9 +191,10 @@ def _print_advice(args, position, ranked) -> None:
         print(aim)
     width = max(len(a.label) for a in ranked)
     if ranked[0].measure == "expected":
-        print(f"{'rank':>4}  {'action':<{width}}  {'expected':>9}  {'loss':>8}")
+        print(f"{'rank':>4}  {'action':<{width}}  {'E[to come]':>11}  {'loss':>8}")
         for rank, a in enumerate(ranked, start=1):
-            print(f"{rank:>4}  {a.label:<{width}}  {a.value:>9.4f}  {a.loss:>8.4f}")
+            print(f"{rank:>4}  {a.label:<{width}}  {a.value:>11.4f}  {a.loss:>8.4f}")
+        print("E[to come]: the expected points still to come, this turn's included (not the points on the card)")
         return
     print(f"{'rank':>4}  {'action':<{width}}  {head:>13}")
     for rank, a in enumerate(ranked, start=1):
