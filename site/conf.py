@@ -31,6 +31,7 @@ copyright = "yatzy-core authors"
 extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.mathjax", "sphinx_exercise", "sphinx_proof",
               "sphinx_togglebutton", "sphinxcontrib.bibtex", "sphinx_design"]
 myst_enable_extensions = ["colon_fence", "dollarmath", "amsmath"]
+myst_update_mathjax = False   # its MathJax 3 settings (window.MathJax = ...) broke MathJax 2: below
 nb_execution_mode = "off"
 nb_merge_streams = True
 bibtex_bibfiles = ["references.bib"]
@@ -42,13 +43,30 @@ suppress_warnings = ["mystnb.unknown_mime_type"]
 html_theme = "sphinx_book_theme"
 html_title = "Yahtzee, solved"
 html_static_path = ["_static"]
+html_favicon = "_static/favicon.svg"   # a die; without one every page asks for /favicon.ico (a 404)
 html_js_files = ["plotly.min.js"]
+# MathJax 2 as jupyter-server-mathjax ships it (HTML-CSS output, its STIX-Web fonts only), served
+# from the site. myst-nb marks a notebook's section "tex2jax_ignore mathjax_ignore": tex2jax skips
+# everything inside it but elements of a processClass, so the classes that Sphinx and myst-nb give
+# the mathematics are named here (without them no formula of a chapter was typeset).
 mathjax_path = "mathjax/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full"
 mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]],
-                               "processRefs": False, "processEnvironments": False},
-                    # the package ships the STIX-Web fonts only
-                    "HTML-CSS": {"availableFonts": [], "webFont": "STIX-Web", "imageFont": None},
-                    "SVG": {"font": "STIX-Web"}}
+                               "processRefs": False, "processEnvironments": False,
+                               "processClass": "math|tex2jax_process|mathjax_process|output_area",
+                               "ignoreClass": "tex2jax_ignore|mathjax_ignore"},
+                   "HTML-CSS": {"availableFonts": [], "webFont": "STIX-Web", "imageFont": None,
+                                "linebreaks": {"automatic": True},
+                                # its blank test font was url('about:blank'): a CORS error in
+                                # Chromium's console on every page with mathematics
+                                "styles": {"@font-face": {"font-family": "MathJax_Blank",
+                                                          "src": "local('MathJax_Blank')"}}},
+                   "SVG": {"font": "STIX-Web"},
+                   # the quick preview draws with MathJax's TeX fonts, which the package lacks (404s)
+                   "fast-preview": {"disabled": True}, "menuSettings": {"CHTMLpreview": False},
+                   # so does the native MathML kept for screen readers (its six TeX web fonts
+                   # for double-struck, script, ... letters): looked up locally, never fetched
+                   "NativeMML": {"styles": {f"@font-face /*{i}*/": {"src": "local('MathJax_Blank')"}
+                                            for i in range(1, 7)}}}
 html_css_files = ["course.css"]
 html_theme_options = {
     "use_download_button": True,

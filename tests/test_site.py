@@ -248,6 +248,30 @@ def open_page(browser, url: str, viewport: dict):
     return page, errors
 
 
+DELIMITERS = re.compile(r"\\\(|\\\[|\$\$|\\begin\{")   # \( \[ $$ \begin{: a formula starts
+
+
+def formulas(path: Path) -> int:
+    """The formulas a built page holds: Sphinx and myst-nb put each in an element of class math."""
+    return sum(len(DELIMITERS.findall(el.get_text())) for el in soup(path).select(".math"))
+
+
+def typesetting_problems(page, name: str, expected: int) -> list[str]:
+    """What a reader would see wrong with the page's mathematics once MathJax has finished: a
+    formula not typeset (MathJax keeps each typeset one's TeX in a math/tex script), one it could
+    not typeset, or raw TeX delimiters in the visible text."""
+    if expected:
+        page.wait_for_function("window.MathJax && MathJax.isReady === true")
+        page.evaluate("new Promise(done => MathJax.Hub.Queue(() => done(true)))")
+    typeset = page.locator("script[type^='math/tex']").count()
+    failed = page.locator(".MathJax_Error, merror").count()
+    text = page.evaluate("(document.querySelector('main') || document.body).innerText")
+    raw = DELIMITERS.findall(text)
+    return ([f"{name}: {typeset} of {expected} formulas typeset"] if typeset != expected else []) + \
+           ([f"{name}: {failed} formulas MathJax could not typeset"] if failed else []) + \
+           ([f"{name}: raw TeX in the text: {raw[:5]}"] if raw else [])
+
+
 @pytest.mark.parametrize("width", ["desktop", "phone"])
 def test_every_page_works_in_the_browser(site, served, browser, width):
     from playwright.sync_api import expect
@@ -256,6 +280,7 @@ def test_every_page_works_in_the_browser(site, served, browser, width):
     for path in pages(site):
         name = path.relative_to(site).as_posix()
         page, errors = open_page(browser, served + name, viewport)
+        problems += typesetting_problems(page, name, formulas(path))
         figures = page.locator("div.yc-plotly")
         for i in range(figures.count()):                        # plotly drew every figure
             expect(figures.nth(i).locator("svg.main-svg").first).to_be_attached()
