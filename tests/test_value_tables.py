@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from yatzy_core.game import rulefile
 from yatzy_core.game.rules import get_rules
 from yatzy_core.game.states import StateSpace
 
+ROOT_JS = Path(__file__).resolve().parent / "js"     # the page's JavaScript tests (tests/test_play_js.py)
 YAHTZEE = get_rules("yahtzee")
 # four boxes of Hasbro Yahtzee with its Yahtzee bonus and forced joker, the upper bonus at 20
 SMALL = YAHTZEE.with_(name="small-yahtzee", upper_bonus_threshold=20,
