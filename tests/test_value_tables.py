@@ -5,7 +5,6 @@ import contextlib
 import gzip
 import hashlib
 import io
-import json
 import struct
 from pathlib import Path
 
