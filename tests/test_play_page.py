@@ -180,16 +180,23 @@ def turn_text(page) -> str:
 
 
 def play_turn(page, number: int) -> None:
-    """One turn: by keys (hint, reroll, hint, reroll, Enter: the advisor's moves) or, every third
-    turn, by clicks (hold the first two dice, reroll, then the first open box on the card)."""
+    """One turn: by keys (hint, reroll, hint, reroll, Enter: the advisor's moves), by clicks (hold
+    the first two dice, reroll, the first open box on the card) or by arrows (the second open box
+    picked with the arrow keys, scored with Enter), in turn."""
     before = turn_text(page)
-    if number % 3 == 1:
+    if number % 3 == 1:                                               # by clicks
         page.locator(".die").nth(0).click()
         page.locator(".die").nth(1).click()
         expect(page.locator(".die[aria-pressed=true]")).to_have_count(2)
         page.locator("#reroll").click()
         expect(page.locator("#rolls-left")).to_have_text("1 reroll left")
         page.locator("#card button.box").first.click()
+    elif number % 3 == 2:                                             # the card by arrow keys
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowDown")
+        expect(page.locator("#card button.box").nth(1)).to_be_focused()
+        page.keyboard.press("Enter")
     else:
         page.evaluate("document.activeElement && document.activeElement.blur()")
         for left in ("1 reroll left", "0 rerolls left"):

@@ -239,6 +239,13 @@ function onKey(event) {
   else if (key === "r" || key === "R") reroll();
   else if (key === "h" || key === "H") hint();
   else if (key === "u" || key === "U") undo();
+  else if (key === "ArrowDown" || key === "ArrowUp") {      // pick a box on the card; Enter scores it
+    const boxes = Array.from(document.querySelectorAll("#card button.box"));
+    if (!boxes.length) return;
+    const at = boxes.indexOf(document.activeElement);
+    const next = at < 0 ? (key === "ArrowDown" ? 0 : boxes.length - 1) : (at + (key === "ArrowDown" ? 1 : boxes.length - 1)) % boxes.length;
+    boxes[next].focus();
+  }
   else if (key === "Enter" && !(target.closest && target.closest("button, a"))) {
     const best = view.game.over ? null : view.game.advice().find((o) => o.action === "box");
     if (best) score(best.box);
