@@ -53,7 +53,12 @@ export async function parseTable(bytes) {
   const version = view.getUint32(8, true);
   if (version !== FORMAT_VERSION) throw new Error(`table format version ${version}, this page reads ${FORMAT_VERSION}`);
   const length = view.getUint32(12, true);
-  const header = JSON.parse(text.decode(bytes.subarray(16, 16 + length)));
+  let header;
+  try {
+    header = JSON.parse(text.decode(bytes.subarray(16, 16 + length)));
+  } catch (err) {
+    throw new Error(`the table's header is damaged (${err.message})`);
+  }
   if (header.layout !== LAYOUT || header.value_type !== "float32-le") {
     throw new Error(`table layout ${header.layout} of ${header.value_type} is not one this page reads`);
   }
