@@ -13,8 +13,10 @@ Screenshots go to $YATZY_SCREENSHOTS (default tests/screenshots/).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
+import io
 import json
 import os
 import random
@@ -30,6 +32,7 @@ import pytest
 from yatzy_core.advice.advisor import advise
 from yatzy_core.advice.gamelog import loads
 from yatzy_core.advice.ranking import choices
+from yatzy_core.cli import command as cli
 from yatzy_core.engine.position import Position, upper_totals
 from yatzy_core.engine.turn import box_values, evaluate
 from yatzy_core.engine.value_tables import gzipped, value_table
@@ -235,6 +238,10 @@ def test_a_seeded_game_by_clicks_and_keys_is_graded_as_the_package_grades_its_lo
         page.locator("#save").click()
     log = Path(download.value.path()).read_text()
     game = loads(log, solution=solution)                              # the package's replay
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["grade", str(download.value.path())]) == 0     # what a student runs on it
+    assert out.getvalue().startswith(f"Total: {game.total} points (yahtzee")
     assert game.over and json.loads(log)["rules"] == rules
     cells = {td.get_attribute("data-box"): td.inner_text() for td in page.locator("#card td[data-box]").all()}
     assert cells == {box: str(points) for box, points in game.scores.items()}
