@@ -37,7 +37,7 @@ nb_merge_streams = True
 bibtex_bibfiles = ["references.bib"]
 bibtex_default_style = "course"          # labels "Glenn 2006", defined below
 bibtex_reference_style = "label"         # a citation shows its entry's label: [Glenn 2006]
-exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "play"]   # play/: a static page, copied as it is
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 html_theme = "sphinx_book_theme"
@@ -148,8 +148,48 @@ def widget_output(stem: str, index: int) -> dict:
     picture = pictures[min(index, len(pictures) - 1)]
     run = (f"*A live widget.* To use it, run `voila notebooks/{stem}.ipynb` in the repository "
            f"(or open `notebooks/{stem}.ipynb` in JupyterLab and run it).")
+    if stem in PLAY_LINKED:
+        run += (' With nothing installed: <a href="../play/index.html">Play and ask</a> in your browser '
+                "(ask about any position, or play a graded game).")
     text = f"![A picture of the live widget](/_static/{picture})\n\n{run}" if picture else run
     return {"output_type": "display_data", "metadata": {}, "data": {"text/markdown": text}}
+
+
+PLAY_LINKED = {"07_what_should_i_keep"}   # chapters whose widgets link to the "Play and ask" page
+PLAY = HERE / "play"
+PLAY_RULES = ("yahtzee", "yahtzee-no-bonus", "yatzy")
+
+
+def play_tables() -> None:
+    """The state values the "Play and ask" page reads (`yatzy export --what values`), written
+    where scripts/site.sh exports them when they are missing or not this package's (another
+    version, other rules): a plain Sphinx build gives a working page too."""
+    import gzip
+    from yatzy_core.engine.cache import get_solution, rules_fingerprint
+    from yatzy_core.engine.value_tables import gzipped, value_table
+    from yatzy_core.game.rules import get_rules
+    from yatzy_core.version import __version__
+    (PLAY / "tables").mkdir(exist_ok=True)
+    for name in PLAY_RULES:
+        path, rules = PLAY / "tables" / f"{name}.values.gz", get_rules(name)
+        try:
+            with gzip.open(path) as f:
+                head = f.read(16)
+                header = json.loads(f.read(int.from_bytes(head[12:16], "little")))
+            if (header["fingerprint"], header["package_version"]) == (rules_fingerprint(rules), __version__):
+                continue
+        except (OSError, EOFError, ValueError, KeyError):
+            pass
+        tmp = path.with_suffix(".partial")
+        tmp.write_bytes(gzipped(value_table(get_solution(rules, progress=False))))
+        tmp.replace(path)
+
+
+def copy_play(app, exception) -> None:
+    """The "Play and ask" page (site/play/, a static page and its tables) into the built site."""
+    if exception is None and app.builder.format == "html":
+        shutil.copytree(PLAY, Path(app.outdir) / "play", dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(".*", "*.partial"))
 
 
 NBVAL_MARKER = "# NBVAL_CHECK_OUTPUT"
@@ -227,6 +267,7 @@ copy_plotly_js()
 copy_mathjax()
 copy_notebooks()
 cli_pages()
+play_tables()
 
 
 def plain_bars(app, what, name, obj, options, lines: list[str]) -> None:
@@ -237,3 +278,4 @@ def plain_bars(app, what, name, obj, options, lines: list[str]) -> None:
 def setup(app):
     app.connect("source-read", on_source_read)
     app.connect("autodoc-process-docstring", plain_bars)
+    app.connect("build-finished", copy_play)

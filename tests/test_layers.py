@@ -39,7 +39,7 @@ LAYERS = [
     ["warmup", "engine.cache"],
     ["engine.layer_checkpoint"],                  # a long saved-roll solve's finished layers on disk
     ["engine.saved"],                             # saved rolls: every saved count in one pass
-    ["engine.solutions"],
+    ["engine.solutions", "engine.value_tables"],   # value_tables: the state values as a file for the web page
     ["engine.subgame"],                           # the rest of a game as a rule set
     ["engine.compiled.outcomes"],                 # the engine's turn outcomes, compiled
     ["engine.compiled.forward"],
@@ -68,7 +68,7 @@ LAYERS = [
     ["advice.gamelog"],
     ["advice.beat_grades"],                        # moves graded for a score to beat
     ["cli.args"],
-    ["cli.study", "cli.distribution", "cli.grade"],
+    ["cli.study", "cli.distribution", "cli.grade", "cli.export"],
     ["cli.command"],
     ["__main__", "ui.play_for"],                # what the explorer ranks by
     ["ui.scorecard", "ui.dice_widget", "ui.background", "ui.score_bars"],   # the pad's card, the dice, bars as SVG
@@ -186,7 +186,7 @@ RESOLVE_NAMES = {
                                                       # simulate, Optimal(...), run_study
     "players.thumb_catalogue", "players.thumb_exact",  # catalogue, optimal_positions (chapter 11)
     "advice.coach", "advice.gamelog",                 # Game, play_optimally; a log names its rules
-    "cli.args", "cli.command", "cli.distribution", "cli.grade",
+    "cli.args", "cli.command", "cli.distribution", "cli.grade", "cli.export",
     "ui.coach_log", "ui.play_for", "ui.plots", "ui.rules_editor", "ui.state_graph", "ui.widgets", "ui.widgets_coach",
 }
 
