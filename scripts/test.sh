@@ -27,4 +27,5 @@ export NUMBA_CACHE_DIR="$PWD/.venv/numba-cache/$sources"
 export YATZY_CACHE_DIR="$PWD/.venv/yatzy-cache/$sources"
 workers=$(( $(nproc) < 4 ? $(nproc) : 4 ))
 .venv/bin/python -m pytest -q -n "$workers" --dist loadfile --no-loadscope-reorder --nbval-lax \
-    --nbval-current-env notebooks tests/test_browser.py tests/test_site.py tests yatzy_core "$@"
+    --nbval-current-env notebooks tests/test_browser.py tests/test_site.py tests/test_play_page.py \
+    tests yatzy_core "$@"
