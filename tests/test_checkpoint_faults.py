@@ -20,6 +20,7 @@ from yatzy_core.engine.saved import solve_saved
 from yatzy_core.game.rulefile import load
 
 GAME = GAMES["two-dice"]
+REAL_OPEN = os.open   # a test may patch os.open; unblocking must not go through its patch
 HANG = 300            # seconds: far longer than any of these solves; only a hang gets there
 
 
@@ -34,9 +35,14 @@ def key_of(folder: Path, rules=GAME, moments=False) -> str:
     return probe.key
 
 
-def finishes(run, fifos=()):
+def open_both_ends(fifo: Path) -> None:
+    """Open `fifo` for reading and writing at once: whoever waits on its other end goes on."""
+    os.close(REAL_OPEN(fifo, os.O_RDWR | os.O_NONBLOCK))
+
+
+def finishes(run, unblock=lambda: None):
     """run() in a thread: (its result, the warnings' texts), or a failed test if it is still
-    waiting after HANG seconds (then the FIFOs it may wait on are opened, so that it ends)."""
+    waiting after HANG seconds (then unblock() is called, so that it ends)."""
     out = {}
 
     def target():
@@ -51,10 +57,9 @@ def finishes(run, fifos=()):
     thread.start()
     thread.join(HANG)
     if thread.is_alive():
-        for fifo in fifos:                   # both ends at once: a blocked reader or writer goes on
-            os.close(os.open(fifo, os.O_RDWR | os.O_NONBLOCK))
+        unblock()
         thread.join(HANG)
-        pytest.fail(f"still waiting after {HANG} s (an open that waits on a FIFO)")
+        pytest.fail(f"still waiting after {HANG} s")
     if "error" in out:
         raise out["error"]
     return out["result"], out["warnings"]
@@ -87,7 +92,8 @@ def test_a_fifo_at_the_lock_file_is_refused_not_waited_on(tmp_path):
     lock = tmp_path / f"{key_of(tmp_path)}.lock"
     os.mkfifo(lock)
     with pytest.raises(ValueError, match=f"argument checkpoint: {lock} is not a plain file"):
-        finishes(lambda: solve_saved(GAME, progress=False, keep=0, checkpoint=tmp_path), [lock])
+        finishes(lambda: solve_saved(GAME, progress=False, keep=0, checkpoint=tmp_path),
+                 lambda: open_both_ends(lock))
 
 
 def test_links_at_the_old_temporary_names_are_not_followed(tmp_path, fresh):
@@ -107,7 +113,7 @@ def test_a_fifo_at_the_manifest_is_damage_not_a_hang(tmp_path, fresh):
     manifest = tmp_path / f"{key_of(tmp_path)}.json"
     os.mkfifo(manifest)
     solution, said = finishes(lambda: solve_saved(GAME, progress=False, keep=0, checkpoint=tmp_path),
-                              [manifest])
+                              lambda: open_both_ends(manifest))
     assert solution.expected_score == fresh
     assert any("damaged: the solve starts afresh" in s and str(manifest) in s for s in said), said
     assert manifest.is_file()                                 # replaced by this solve's own
@@ -122,7 +128,8 @@ def test_a_fifo_at_a_layer_is_damage_not_a_hang(tmp_path, monkeypatch, fresh):
     os.mkfifo(layer)
     done.clear()
     done.limit = None
-    solution, said = finishes(lambda: solve_saved(GAME, progress=False, keep=0, checkpoint=tmp_path), [layer])
+    solution, said = finishes(lambda: solve_saved(GAME, progress=False, keep=0, checkpoint=tmp_path),
+                              lambda: open_both_ends(layer))
     assert solution.expected_score == fresh and done == [3, 2, 1, 0]
     assert any("damaged" in s for s in said), said
 
