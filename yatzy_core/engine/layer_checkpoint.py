@@ -178,20 +178,18 @@ class LayerCheckpoint:
         or not of the shapes `shapes_of(used)` expects (then the solve starts afresh, warned)."""
         if not self.manifest.exists():
             return None
-        manifest = self._read_manifest()
-        good = manifest is not None
-        if good:
-            try:
-                used = manifest["used"]
-                shapes = [tuple(s) for s in shapes_of(used)]
-                good = [list(s) for s in shapes] == manifest["shapes"]
-                arrays = [self._read_layer(self._path(used, i), s) for i, s in enumerate(shapes)] if good else []
-                good = good and all(hashlib.sha256(np.ascontiguousarray(a).data).hexdigest() == sha
-                                    for a, sha in zip(arrays, manifest["sha256"]))
-            except (OSError, ValueError, EOFError, TypeError):
-                good = False
-        if not good:
-            warnings.warn(f"checkpoint {self.manifest} is damaged: the solve starts afresh", SolveWarning, stacklevel=3)
+        manifest, arrays = self._read_manifest(), None
+        if manifest is not None:
+            used, shapes = manifest["used"], [tuple(s) for s in shapes_of(manifest["used"])]
+            if [list(s) for s in shapes] == manifest["shapes"]:
+                try:
+                    arrays = [self._read_layer(self._path(used, i), s) for i, s in enumerate(shapes)]
+                except (OSError, ValueError, EOFError, TypeError):
+                    pass
+        if arrays is None or any(hashlib.sha256(np.ascontiguousarray(a).data).hexdigest() != sha
+                                 for a, sha in zip(arrays, manifest["sha256"])):
+            warnings.warn(f"checkpoint {self.manifest} is damaged: the solve starts afresh", SolveWarning,
+                          stacklevel=3)
             return None
         return used, arrays
 
