@@ -201,6 +201,27 @@ def test_a_full_disk_keeps_the_result_and_says_so(tmp_path, monkeypatch, fresh):
     assert [p.suffix for p in tmp_path.iterdir()] == [".lock"]                  # no temporary files left
 
 
+def test_a_disk_that_fills_part_way_through_a_layer_keeps_the_last_whole_one(tmp_path, monkeypatch, fresh):
+    """Layer 2's values are written, its second moments are not: the files of layer 2 go (they
+    only take space), and layer 3, whole, is what a later solve resumes from."""
+    real_save, saved = np.save, []
+
+    def fills(f, array):
+        saved.append(array.shape)
+        if len(saved) == 4:                                   # layer 3: 2 arrays; layer 2: 1 of 2
+            full_disk()
+        real_save(f, array)
+    monkeypatch.setattr(np, "save", fills)
+    with pytest.warns(UserWarning, match="No space left on device"):
+        solution = solve_saved(GAME, progress=False, keep=0, moments=True, checkpoint=tmp_path)
+    assert solution.expected_score == fresh and len(saved) == 4
+    assert sorted(p.name.split("-layer")[1] for p in tmp_path.glob("*.npy")) == ["3-0.npy", "3-1.npy"]
+    monkeypatch.setattr(np, "save", real_save)
+    done = stopped_after(monkeypatch, None)
+    assert solve_saved(GAME, progress=False, keep=0, moments=True, checkpoint=tmp_path).expected_score == fresh
+    assert done == [2, 1, 0]                                  # resumed from layer 3
+
+
 def test_cli_solve_on_a_full_disk_answers_with_one_warning(tmp_path, rules_file, monkeypatch, capsys):
     assert main(["solve", "--rules-file", str(rules_file)]) == 0
     expected = capsys.readouterr().out.splitlines()[0]

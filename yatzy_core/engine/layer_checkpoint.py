@@ -122,11 +122,17 @@ class LayerCheckpoint:
 
     def _save(self, used: int, arrays: list) -> None:
         sums = []
-        for i, array in enumerate(arrays):
-            self._sync(self._path(used, i), lambda f, a=array: np.save(f, a))
-            sums.append(hashlib.sha256(np.ascontiguousarray(array).data).hexdigest())
-        text = json.dumps({"used": used, "shapes": [list(a.shape) for a in arrays], "sha256": sums})
-        self._sync(self.manifest, lambda f: f.write(text.encode()))
+        try:
+            for i, array in enumerate(arrays):
+                self._sync(self._path(used, i), lambda f, a=array: np.save(f, a))
+                sums.append(hashlib.sha256(np.ascontiguousarray(array).data).hexdigest())
+            text = json.dumps({"used": used, "shapes": [list(a.shape) for a in arrays], "sha256": sums})
+            self._sync(self.manifest, lambda f: f.write(text.encode()))
+        except OSError:                  # no manifest names this layer: its files only take space
+            for i in range(len(arrays)):
+                with contextlib.suppress(OSError):
+                    self._path(used, i).unlink(missing_ok=True)
+            raise
         folder = os.open(self.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         try:
             os.fsync(folder)                      # the renames are on disk before anything is let go
