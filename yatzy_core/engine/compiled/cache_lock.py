@@ -35,7 +35,7 @@ LOCK_WAIT_SECONDS = 30.0     # a save takes well under a second; a lock held lon
 POLL_SECONDS = 0.05
 SAFE_OPEN = (getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
              | getattr(os, "O_CLOEXEC", 0))   # never a planted link's target, never wait on a FIFO
-_warned: set[str] = set()    # lock files warned about (once each): not waited for again
+_warned: set[str] = set()    # lock files (not waited for again) and folders warned about, once each
 
 
 def _warn(message: str) -> None:
@@ -106,7 +106,8 @@ def _take_lock(fd: int, path: str, exclusive: bool) -> bool:
 def _save_or_warn(self, save, *args, **kwargs):
     """numba's save; a failure to write (a full disk, a read-only folder) is one warning, and
     the data file the index may already name is removed, so a later load finds nothing there
-    rather than the machine code of an older version of the function."""
+    rather than the machine code of an older version of the function. Said once a folder (numba
+    compiles under warnings.catch_warnings, which would show the same warning again each time)."""
     try:
         return save(self, *args, **kwargs)
     except OSError as err:
@@ -114,8 +115,10 @@ def _save_or_warn(self, save, *args, **kwargs):
             name = self._load_index().get(args[0])
             if name is not None:
                 os.unlink(self._data_path(name))
-        _warn(f"cannot save a kernel in {self._cache_path} ({err.strerror or err}): "
-              "it is compiled again next time")
+        if self._cache_path not in _warned:
+            _warned.add(self._cache_path)
+            _warn(f"cannot save a kernel in {self._cache_path} ({err.strerror or err}): "
+                  "it is compiled again next time")
         return None
 
 
