@@ -480,7 +480,7 @@ def test_numba_cache_works_where_the_lock_cannot_be_had(tmp_path, monkeypatch):
 
     def flock(fd, how):
         real_flock(fd, how)
-        locks.append((how, fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY))
+        locks.append((how & ~fcntl.LOCK_NB, fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY))
     (tmp_path / cache_lock.LOCK_FILE).touch()
     monkeypatch.setattr(cache_lock.os, "open", no_write)
     monkeypatch.setattr(cache_lock.fcntl, "flock", flock)

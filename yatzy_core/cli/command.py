@@ -261,7 +261,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _warning_line(message, category, *_args, **_kwargs) -> None:
-    print(short(f"{PROG}: warning: {message}", MAX_MESSAGE), file=sys.stderr)
+    from tqdm import tqdm      # a warning during a solve goes on a line of its own, not after its bar
+    tqdm.write(short(f"{PROG}: warning: {message}", MAX_MESSAGE), file=sys.stderr)
 
 
 def build_parser() -> argparse.ArgumentParser:

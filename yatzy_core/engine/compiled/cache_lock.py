@@ -9,12 +9,21 @@ workers, sharing one cache folder.) Here a save (read, add, write both files) ho
 exclusive lock on a file in the cache folder, and a load a shared one, so neither sees the other
 half done. Where the platform has no `fcntl` (Windows), or the file system refuses the lock,
 numba's own behaviour stays.
+
+The cache folder may be shared with other users, so the lock file is never a followed link nor
+a FIFO (opened without following or waiting; anything but a plain file is not used, warned
+once), a lock another process keeps (a stopped one) is waited for LOCK_WAIT_SECONDS at most
+(then warned once, and numba goes on without it), and a save that fails (a full disk) is warned
+and dropped: the kernel runs, and is compiled again next time.
 """
 from __future__ import annotations
 
 import contextlib
 import functools
 import os
+import stat
+import time
+import warnings
 
 try:
     import fcntl
@@ -22,36 +31,95 @@ except ImportError:          # Windows: no advisory locks of this kind
     fcntl = None
 
 LOCK_FILE = "yatzy-core-cache.lock"
+LOCK_WAIT_SECONDS = 30.0     # a save takes well under a second; a lock held longer is stuck
+POLL_SECONDS = 0.05
+SAFE_OPEN = (getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+             | getattr(os, "O_CLOEXEC", 0))   # never a planted link's target, never wait on a FIFO
+_warned: set[str] = set()    # lock files (not waited for again) and folders warned about, once each
+
+
+def _warn(message: str) -> None:
+    warnings.warn(f"numba's cache: {message}", stacklevel=2)
 
 
 @contextlib.contextmanager
 def cache_folder_lock(folder: str, exclusive: bool):
     """Hold a lock on `folder`'s lock file (exclusive to save, shared to load). Where the file
-    cannot be opened (a read-only folder, which numba does not write either) or the file system
-    refuses locks (some NFS or FUSE mounts), numba's own behaviour stays."""
-    fd = _open_lock_file(folder)
+    cannot be opened (a read-only folder, which numba does not write either), is not a plain
+    file, is held by another process past LOCK_WAIT_SECONDS, or the file system refuses locks
+    (some NFS or FUSE mounts), numba's own behaviour stays."""
+    path = os.path.join(folder, LOCK_FILE)
+    fd = _open_lock_file(path)
     if fd is None:
         yield
         return
     try:
-        with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        _take_lock(fd, path, exclusive)
         yield
     finally:
         os.close(fd)         # closing the file releases the lock
 
 
-def _open_lock_file(folder: str):
+def _open_lock_file(path: str):
     """The lock file's descriptor: made if missing, else opened read-only if it is another
     user's (on a local disk flock needs no write access; on NFS a read-only descriptor gets no
-    exclusive lock, and numba's own behaviour stays); None where neither works."""
-    path = os.path.join(folder, LOCK_FILE)
+    exclusive lock, and numba's own behaviour stays); None where neither works, or where `path`
+    is a link, FIFO, socket or device (warned once)."""
     for flags in (os.O_RDWR | os.O_CREAT, os.O_RDONLY):
         try:
-            return os.open(path, flags, 0o666)
+            fd = os.open(path, flags | SAFE_OPEN, 0o666)
         except OSError:
-            pass
+            continue
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            return fd
+        os.close(fd)
+        break
+    with contextlib.suppress(OSError):
+        if not stat.S_ISREG(os.lstat(path).st_mode) and path not in _warned:
+            _warned.add(path)
+            _warn(f"{path} is not a plain file (a link, FIFO or device): used without its lock")
     return None
+
+
+def _take_lock(fd: int, path: str, exclusive: bool) -> bool:
+    """Whether the lock was had: asked without blocking, again every POLL_SECONDS up to
+    LOCK_WAIT_SECONDS (once warned about, `path` is not waited for again)."""
+    how = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
+    deadline = time.monotonic() + (0 if path in _warned else LOCK_WAIT_SECONDS)
+    while True:
+        try:
+            fcntl.flock(fd, how)
+            return True
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(POLL_SECONDS)
+        except OSError:      # the file system refuses locks
+            return False
+    if path not in _warned:
+        _warned.add(path)
+        _warn(f"{path} is held by another process for over {LOCK_WAIT_SECONDS:g} s "
+              "(a stopped one?): going on without the lock")
+    return False
+
+
+def _save_or_warn(self, save, *args, **kwargs):
+    """numba's save; a failure to write (a full disk, a read-only folder) is one warning, and
+    the data file the index may already name is removed, so a later load finds nothing there
+    rather than the machine code of an older version of the function. Said once a folder (numba
+    compiles under warnings.catch_warnings, which would show the same warning again each time)."""
+    try:
+        return save(self, *args, **kwargs)
+    except OSError as err:
+        with contextlib.suppress(Exception):
+            name = self._load_index().get(args[0])
+            if name is not None:
+                os.unlink(self._data_path(name))
+        if self._cache_path not in _warned:
+            _warned.add(self._cache_path)
+            _warn(f"cannot save a kernel in {self._cache_path} ({err.strerror or err}): "
+                  "it is compiled again next time")
+        return None
 
 
 def _locked(method, exclusive: bool):
@@ -61,6 +129,8 @@ def _locked(method, exclusive: bool):
         if folder is None:   # another numba's layout: its own behaviour
             return method(self, *args, **kwargs)
         with cache_folder_lock(folder, exclusive):
+            if exclusive:
+                return _save_or_warn(self, method, *args, **kwargs)
             return method(self, *args, **kwargs)
     under_lock.locked = True
     return under_lock
