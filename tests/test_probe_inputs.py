@@ -4,6 +4,7 @@ neither the file nor the field. Each test fails on the code before its fix."""
 from __future__ import annotations
 
 import errno
+import html
 import json
 import os
 import resource
@@ -16,6 +17,7 @@ import pytest
 
 from test_probe_files import SIMULATE, call, one_error_line
 from yatzy_core.engine import solver
+from yatzy_core.game.rules import get_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -123,3 +125,83 @@ def test_a_memory_error_is_one_line(monkeypatch):
     monkeypatch.setattr("yatzy_core.cli.command.get_solution", out_of_memory)
     status, out, err = call("solve", "--rules", "yatzy")
     assert (status, out) == (1, "") and err.count("\n") == 1 and err.startswith("yatzy: error: out of memory"), err
+
+
+# ---- 6: a small log holding a large rule file is refused before any solve or replay -------------
+
+def _log(rule_file: str, name: str, first_roll, moves=()) -> str:
+    return json.dumps({"format": "yatzy-game-log", "version": 2, "rules": name, "rule_file": rule_file,
+                       "first_roll": list(first_roll), "moves": list(moves)})
+
+
+@pytest.fixture
+def no_solve(monkeypatch, private_cache):
+    """Any solve fails the test (the refusal must come first)."""
+    monkeypatch.setattr(solver, "_backward", lambda *a: pytest.fail("a solve started"))
+
+
+def test_a_log_holding_a_large_rule_file_is_refused_before_the_solve(tmp_path, no_solve):
+    from test_probe_files import MAXI_126
+    text = _log(MAXI_126, "maxi-yatzy-no-saved-rolls", [1, 1, 2, 3, 4, 6])
+    assert len(text) < 3000
+    path = tmp_path / "big.json"
+    path.write_text(text)
+    err = one_error_line(*call("grade", str(path)), start=f"yatzy: error: argument FILE: {path}: its rules "
+                                                          "'maxi-yatzy-no-saved-rolls' need about 5.9 GB to solve")
+    assert "(266,338,304 states), more than a log's own rules are solved for (2.5 GB)" in err
+    assert err.endswith("give the same rules with --rules-file\n")
+
+
+def test_the_coach_refuses_a_log_of_rules_it_does_not_offer_before_the_solve(monkeypatch):
+    from test_probe_files import MAXI_126
+    from yatzy_core.ui.widgets_coach import CoachApp
+    app = CoachApp("yatzy", seed=1, outlook=False)
+    monkeypatch.setattr(solver, "_backward", lambda *a: pytest.fail("a solve started"))
+    for name, words in (("big", "the log's rules 'big' are not offered by the coach"),
+                        ("yatzy", "the log's game was played under a variant of 'yatzy'")):
+        rule_file = MAXI_126.replace('name = "maxi-yatzy-no-saved-rolls"', f'name = "{name}"')
+        app.load_log(_log(rule_file, name, [1, 1, 2, 3, 4, 6]))
+        assert words in html.unescape(app.feedback) and app.game.rules == get_rules("yatzy")
+
+
+# ---- 15: a lone surrogate in a log's rules is refused while the log is read ---------------------
+
+@pytest.mark.parametrize("where", ["name", "description"])
+def test_a_lone_surrogate_in_a_logs_rules_names_the_file_and_field(tmp_path, no_solve, where):
+    from test_probe_logs import RULE_FILE
+    bad = "ok\ud800"
+    rule_file = (RULE_FILE.replace('"ok"', f'"{bad}"') if where == "name"
+                 else f'description = "{bad}"\n' + RULE_FILE)
+    path = tmp_path / "game.json"
+    path.write_text(_log(rule_file, bad if where == "name" else "ok", [1, 1, 6]), encoding="utf-8")
+    field = "log 'rules' holds a lone surrogate" if where == "name" else "log 'rule_file': description: holds a lone surrogate"
+    one_error_line(*call("grade", str(path)), start=f"yatzy: error: argument FILE: {path}: {field} ('\\ud800')")
+    assert not list(path.parent.glob("cache/*"))        # nothing solved, nothing cached
+
+
+def test_rules_made_in_python_refuse_a_lone_surrogate():
+    with pytest.raises(ValueError, match=r"name holds a lone surrogate '\\udc80'"):
+        get_rules("yatzy").with_(name="a\udc80")
+
+
+# ---- 16: a log's rules that borrow a built-in name say how they differ --------------------------
+
+def test_a_log_borrowing_a_built_in_name_says_how_its_rules_differ(tmp_path, private_cache):
+    from test_probe_logs import RULE_FILE
+    path = tmp_path / "game.json"
+    path.write_text(_log(RULE_FILE.replace('"ok"', '"yatzy"').replace("upper_bonus = 0", "upper_bonus = 9000\n"
+                                                                      "upper_bonus_threshold = 1"),
+                         "yatzy", [1, 1, 6], [{"score": "ones", "dice": [6, 6, 6]}]))
+    status, out, err = call("grade", str(path))
+    assert status == 0 and err == "", err
+    first = out.splitlines()[0]
+    assert first == ("Rules 'yatzy' are the log's own, not the built-in yatzy: n_dice 3 (built-in 5); "
+                     "upper_bonus_threshold 1 (built-in 63); upper_bonus 9000 (built-in 50); boxes ones, sixes, chance (built-in ones, twos, threes, fours, fives, "
+                     "sixes, one_pair, two_pairs, three_of_a_kind, four_of_a_kind, small_straight, large_straight, "
+                     "full_house, chance, yatzy)")
+    status, out, err = call("grade", str(path), "--json")
+    assert json.loads(out)["builtin_differences"][:1] == ["n_dice 3 (built-in 5)"]
+    path.write_text(_log((ROOT / "yatzy_core/game/rulesets/yatzy.toml").read_text(), "yatzy",
+                         [1, 1, 1, 1, 2]))
+    status, out, err = call("grade", str(path), "--json")
+    assert status == 0 and json.loads(out)["builtin_differences"] == [], err

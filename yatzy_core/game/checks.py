@@ -21,7 +21,8 @@ import unicodedata
 
 import numpy as np
 
-__all__ = ["whole_number", "real_number", "instance_of", "BIDI", "is_control", "control_character"]
+__all__ = ["whole_number", "real_number", "instance_of", "BIDI", "is_control", "control_character",
+           "lone_surrogate"]
 
 BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))   # text-direction overrides
 
@@ -63,3 +64,13 @@ def control_character(text: str, allow: str = "") -> str | None:
     (None, '\x1b', None)
     """
     return next((ch for ch in text if is_control(ch) and ch not in allow), None)
+
+
+def lone_surrogate(text: str) -> str | None:
+    r"""The first lone surrogate of `text` (half of a UTF-16 pair, which JSON's \ud800 escapes can
+    carry but no file, terminal or cache name can encode), or None.
+
+    >>> lone_surrogate("Yatzy"), lone_surrogate("ok\ud800")
+    (None, '\ud800')
+    """
+    return next((ch for ch in text if "\ud800" <= ch <= "\udfff"), None)

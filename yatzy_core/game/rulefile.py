@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from .dice import dice_space
-from .checks import control_character
+from .checks import control_character, lone_surrogate
 from .ruleset import DESCRIPTION_ALLOWS, Rules
 from .scoring import CATALOGUE, Box, make_scorer
 
@@ -121,6 +121,8 @@ def _rules(data: dict, default_name: str) -> Rules:
         bad = control_character(top[key], DESCRIPTION_ALLOWS if key == "description" else "")
         _check(bad is None, key, f"holds a control character ({bad!r}: an escape code, a bell, a text-direction "
                                  "mark, a line break in a name) that would drive the terminal it is printed on")
+        half = lone_surrogate(top[key])
+        _check(half is None, key, f"holds a lone surrogate ({half!r}), not text any file or terminal can hold")
     for key, (lo, hi) in RANGES.items():
         _int(top[key], key, lo, hi)
     for key in ("forced_order", "saved_rolls"):

@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from .checks import control_character
+from .checks import control_character, lone_surrogate
 from .dice import DiceSpace, dice_space
 from .scoring import Box
 
@@ -52,6 +52,9 @@ class Rules:
             bad = control_character(getattr(self, key), allow) if isinstance(getattr(self, key), str) else None
             if bad is not None:   # printed in progress bars, summaries and logs
                 raise ValueError(f"{key} holds a control character {bad!r} that would drive a terminal")
+            if isinstance(getattr(self, key), str) and lone_surrogate(getattr(self, key)):
+                raise ValueError(f"{key} holds a lone surrogate {lone_surrogate(getattr(self, key))!r}, "
+                                 "not text any file or terminal can hold")
         names = [b.name for b in self.boxes]
         if not 1 <= len(names) <= MAX_BOXES:
             raise ValueError(f"a rule set has 1 to {MAX_BOXES} boxes (the solver keeps 2**boxes "
