@@ -17,6 +17,7 @@ import pytest
 
 from test_probe_files import SIMULATE, call, one_error_line
 from yatzy_core.engine import solver
+from yatzy_core.engine.subgame import subgame_rules
 from yatzy_core.game.rules import get_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -205,3 +206,83 @@ def test_a_log_borrowing_a_built_in_name_says_how_its_rules_differ(tmp_path, pri
                          [1, 1, 1, 1, 2]))
     status, out, err = call("grade", str(path), "--json")
     assert status == 0 and json.loads(out)["builtin_differences"] == [], err
+
+
+# ---- 19: the Python API names the argument at fault ---------------------------------------------
+
+def _api_cases():
+    import numpy as np
+    import pandas as pd
+    import yatzy_core as Y
+    from yatzy_core.engine.turn import ExpUtility, TargetLanes
+    from yatzy_core.engine.turn_forward import second_moments
+    from yatzy_core.game import rulefile
+    from yatzy_core.game.scoring import Box, make_scorer
+    from yatzy_core.players.registry import make_player
+    from yatzy_core.players.simulation import summary
+    from yatzy_core.players.study import comparison, run_study
+    yatzy = get_rules("yatzy")
+    small = yatzy.with_(name="small", boxes=yatzy.boxes[:1], upper_bonus=0)
+    chance = Box("chance", make_scorer("chance"), max_score=30)
+    return [
+        (lambda: rulefile.loads(None), TypeError, r"text must be rule-file text \(str\), got NoneType"),
+        (lambda: rulefile.loads(123), TypeError, "text must be rule-file text .*, got int"),
+        (lambda: rulefile.loads(b'name = "x"'), TypeError, r"text must be rule-file text \(str\), got bytes: decode it"),
+        (lambda: rulefile.dumps("yatzy"), TypeError, r"rules must be a Rules value \(get_rules\(name\)"),
+        (lambda: rulefile.dumps(None), TypeError, "rules must be a Rules value .*, got NoneType"),
+        (lambda: rulefile.load(None), TypeError, "path must be a rule file's path, got NoneType"),
+        (lambda: Y.rest_of_game("x"), TypeError, r"position must be a Position \(Position.make\(...\)\), got str"),
+        (lambda: Y.subgame_rules("yatzy", {"ones"}, 3), TypeError, "rules must be a Rules value"),
+        (lambda: Y.subgame_rules(yatzy, {"ones", "nope"}, 3), ValueError, r"used holds \['nope'\], not boxes of rules 'yatzy'"),
+        (lambda: Y.subgame_rules(yatzy, {"ones"}, 6), ValueError,
+         r"upper_total 6 cannot be made with the used upper boxes \(ones; at most 5\)"),
+        (lambda: Y.subgame_rules(yatzy, {"twos", "chance"}, 3), ValueError, "upper_total 3 cannot be made"),
+        (lambda: Y.subgame_rules(yatzy, set(), -1), ValueError, "upper_total must be a whole number >= 0, got -1"),
+        (lambda: Y.solve(small, progress=False, moments="yes"), TypeError, "moments must be True or False, got str"),
+        (lambda: Y.solve(small, progress=False, dtype="x"), ValueError, "dtype must be float64 or float32, got 'x'"),
+        (lambda: Y.solve(None), TypeError, r"rules must be a rule set's name \(str\) or Rules, got NoneType"),
+        (lambda: Y.get_rules(123), TypeError, "rules must be a rule set's name .* got int"),
+        (lambda: Y.rule_names("yes"), TypeError, "include_new must be True or False, got str"),
+        (lambda: Y.StateSpace("yatzy"), TypeError, "rules must be a Rules value"),
+        (lambda: Y.layer_sizes(None), TypeError, r"space must be a StateSpace \(StateSpace\(rules\)\), got NoneType"),
+        (lambda: Y.brute_force_value("yatzy"), TypeError, "rules must be a Rules value"),
+        (lambda: second_moments(None), TypeError, r"solution must be a Solution \(solve\(rules\)\), got NoneType"),
+        (lambda: Y.turn_values(None, None, None), TypeError, "space must be a StateSpace"),
+        (lambda: Y.advise(Y.Position.make(small, dice="12345"), use_cache="no"), TypeError,
+         "use_cache must be True or False, got str"),
+        (lambda: Y.optimal_play(small, "no"), TypeError, "use_cache must be True or False, got str"),
+        (lambda: summary("x"), TypeError, r"frame must be a DataFrame of games \(simulate\), got str"),
+        (lambda: run_study(small, strategies="random"), TypeError, "strategies must be a list of strategy names or None, got str"),
+        (lambda: comparison("yatzy"), TypeError, "names must be a list of rule set names or None, got str"),
+        (lambda: make_player(123, small), TypeError, "strategy must be a strategy name, a player class or a player, got int"),
+        (lambda: Y.Rules(None, (chance,)), TypeError, "name must be text, got NoneType"),
+        (lambda: Y.Rules("x", None), TypeError, "boxes must be a tuple of Box, got NoneType"),
+        (lambda: Y.Rules("x", [chance]), TypeError, "boxes must be a tuple of Box, got list"),
+        (lambda: Y.Rules("x", (chance,), n_dice="5"), ValueError, "n_dice must be a whole number >= 0, got '5'"),
+        (lambda: Y.Rules("x", (chance,), upper_bonus=None), ValueError, "upper_bonus must be a whole number"),
+        (lambda: Y.Rules("x", (chance,), joker="yes"), ValueError, "joker must be one of none, forced, free, got 'yes'"),
+        (lambda: Y.Rules("x", (chance,), forced_order="no"), TypeError, "forced_order must be True or False"),
+        (lambda: Box(None, make_scorer("chance")), TypeError, r"name must be a box name \(text\), got NoneType"),
+        (lambda: Box("chance", None), TypeError, "scorer must be a function of the rolls"),
+        (lambda: Box("sixes", make_scorer("upper", face=6), face="6"), ValueError, "face must be a whole number >= 1"),
+        (lambda: ExpUtility("x"), ValueError, "theta must be a finite number, got 'x'"),
+        (lambda: TargetLanes(None), ValueError, "n_points must be a whole number >= 1, got None"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_api_faults_are_named_type_and_value_errors(case):
+    call_, error, words = _api_cases()[case]
+    with pytest.raises(error, match=words):
+        call_()
+
+
+def test_every_api_case_is_run():
+    assert len(_api_cases()) == 40
+
+
+def test_a_subgame_still_takes_what_a_position_holds():
+    """The checks refuse only what no card holds: text like Position.make's, a capped total."""
+    yatzy = get_rules("yatzy")
+    assert subgame_rules(yatzy, "ones,twos", 7).upper_bonus_threshold == 56
+    assert subgame_rules(yatzy, {"ones", "twos", "threes", "fours", "fives", "sixes"}, 105).upper_bonus == 0

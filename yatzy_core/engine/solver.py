@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..game.checks import true_or_false
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace, memory_estimate
 
@@ -90,18 +91,26 @@ def solve(rules: str | Rules, progress=True, backend: str = "numba",
                          f"solve them with engine.saved.solve_saved")
     if backend not in ("numba", "numpy"):
         raise ValueError(f"unknown backend {backend!r}; choose 'numba' or 'numpy'")
-    if moments and backend != "numba":
+    if true_or_false("moments", moments) and backend != "numba":
         raise ValueError("moments=True needs backend='numba'")
+    if _dtype(dtype) not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
     space = StateSpace(rules)
     check_memory(space, moments, np.dtype(dtype).itemsize if backend == "numba" else 8)
     start = time.perf_counter()
     if backend == "numpy":
         values, second = _backward_numpy(space, progress), None
     else:
-        if np.dtype(dtype) not in (np.float64, np.float32):
-            raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
         values, second = _backward(rules, space, np.zeros(space.size, dtype), moments, progress)
     return Solution(rules, values, time.perf_counter() - start, second)
+
+
+def _dtype(dtype) -> np.dtype | None:
+    """numpy's dtype of `dtype`, or None for what names none ('x', an int)."""
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        return None
 
 
 def available_memory() -> int | None:

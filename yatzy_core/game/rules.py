@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .checks import instance_of, true_or_false
 from .rulefile import DEFAULTS, load
 from .ruleset import Rules
 
@@ -30,6 +31,7 @@ def get_rules(name: str | Rules) -> Rules:
     """A built-in rule set by name (or a Rules value, returned as is)."""
     if isinstance(name, Rules):
         return name
+    instance_of("rules", name, str, "a rule set's name (str) or Rules")
     if name not in BUILTIN:
         raise ValueError(f"unknown rules {name!r}; choose one of: {', '.join(BUILTIN)}")
     if name not in _CACHE:
@@ -43,7 +45,7 @@ def rule_names(include_new: bool = False) -> list[str]:
     >>> rule_names(include_new=True)[5:]
     ['forced-yatzy', 'yahtzee-3-rerolls', 'maxi-yatzy', 'maxi-yatzy-no-saved-rolls']
     """
-    return list(BUILTIN if include_new else CLASSIC)
+    return list(BUILTIN if true_or_false("include_new", include_new) else CLASSIC)
 
 
 def builtin_differences(rules: Rules) -> list[str]:
