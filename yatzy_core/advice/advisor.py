@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ..engine.position import Position
+from ..game.checks import instance_of
 from ..engine.saved import SavedSolution, saved_memory, saved_turn, solve_saved, whole_saved_solution
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
@@ -37,6 +38,7 @@ def rest_of_game(position: Position) -> Position:
     >>> rest.rules.upper_bonus_threshold, rest.upper_total, rest.points("sixes")  # 24 to go: bonus now
     (24, 0, 124)
     """
+    instance_of("position", position, Position, "a Position (Position.make(...))")
     rules = subgame_rules(position.rules, position.used, position.upper_total)
     return Position(rules, position.used & {rules.yahtzee_box}, 0, position.dice, position.rolls_left,
                     position.yahtzee_bonus)

@@ -35,7 +35,7 @@ import json
 from collections import Counter
 
 from ..game import rulefile
-from ..game.checks import instance_of
+from ..game.checks import instance_of, lone_surrogate
 from ..engine.position import shown, parse_dice
 from ..engine.cache import rules_fingerprint
 from .coach import Game
@@ -134,6 +134,9 @@ def rules_of(log: dict, solution: Solution | None = None, given: str | Rules | N
     name, text = log.get("rules"), log.get("rule_file")
     if not isinstance(name, str):
         raise ValueError(f"log 'rules' must be the rules' name (text), got {shown(name)}")
+    if lone_surrogate(name):
+        raise ValueError(f"log 'rules' holds a lone surrogate ({lone_surrogate(name)!r}), not text "
+                         f"a name can hold: {shown(name)}")
     given = None if given is None else get_rules(given)
     if text is not None:
         if not isinstance(text, str):

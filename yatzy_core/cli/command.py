@@ -275,7 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, 2 for bad input, 1 for a closed pipe)."""
+    """Run the command line; returns the exit status (0, 2 for bad input, 1 for a closed pipe
+    or too little memory, 130 for Ctrl-C)."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -297,3 +298,10 @@ def main(argv: list[str] | None = None) -> int:
         # the reader left (`| head`): point stdout at devnull so the exit flush is quiet too
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except MemoryError:     # a limit the memory guard could not see: one line, not a traceback
+        print(f"{PROG}: error: out of memory; use a smaller rule set, or raise the memory limit "
+              "(ulimit -v, the container's)", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:    # Ctrl-C: the shell's status for SIGINT, and no traceback
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130

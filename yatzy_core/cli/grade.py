@@ -5,6 +5,8 @@ An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. A log (the coach's
 again, never read from the file; `--paper` reads a game typed one turn a line
 (`gamelog.paper_game`). `--beat S` also grades each move by the chance to beat S it gave away
 (not for a game with saved rolls, whose grades are in expected points; its bank is printed).
+A log's own rules are checked before any solve (at most LOG_SOLVE_BYTES), and rules that borrow
+a built-in rule set's name are graded with a first line saying how they differ from it.
 """
 from __future__ import annotations
 
@@ -12,9 +14,11 @@ import argparse
 import json
 from pathlib import Path
 
-from .args import path, rules_argument, rules_flag, whole
+from .args import path, printable, rules_argument, rules_flag, short, whole
 
 MAX_BYTES = 1_000_000    # a game log is a few kilobytes; refuse anything far larger unread
+LOG_SOLVE_BYTES = 2_500_000_000   # a log's own rules are solved for it up to this (the largest
+                                  # built-in without saved rolls, maxi-yatzy-no-saved-rolls, needs 1.96 GB)
 WORST = 3
 
 
@@ -70,8 +74,10 @@ def _graded_game(args):
         _gradable(rules, flag)
         return _reading(args, flag, lambda: paper_game(rules, content))
     log = _reading(args, flag, lambda: parse(content))
-    _gradable(_reading(args, flag, lambda: rules_of(log, given=args.rules)),
-              f"FILE: {args.log}" if args.rules is None else flag)
+    rules = _reading(args, flag, lambda: rules_of(log, given=args.rules))
+    _gradable(rules, f"FILE: {args.log}" if args.rules is None else flag)
+    if args.rules is None:
+        _solvable(rules, args.log)
     return _reading(args, flag, lambda: replay(log, rules=args.rules))
 
 
@@ -97,7 +103,24 @@ def _gradable(rules, where: str) -> None:
                          f"solves on demand ({WHOLE_TABLE_BYTES / 1e9:.1f} GB)")
 
 
+def _solvable(rules, log: str) -> None:
+    """A log's own rules are solved for it only within LOG_SOLVE_BYTES: a 2 kB log holding a
+    large rule file must not start a solve of gigabytes unasked (given with --rules-file, the
+    rules are the user's choice, and the solver's memory guard alone applies)."""
+    from ..game.states import StateSpace, memory_estimate
+    if rules.saved_rolls:          # `_gradable` holds those to their own budget
+        return
+    space = StateSpace(rules)
+    need = memory_estimate(space)
+    if need > LOG_SOLVE_BYTES:
+        raise ValueError(f"argument FILE: {log}: its rules {short(rules.name)!r} need about {need / 1e9:.1f} GB "
+                         f"to solve ({space.size:,} states), more than a log's own rules are solved for "
+                         f"({LOG_SOLVE_BYTES / 1e9:.1f} GB); to grade it anyway, give the same rules "
+                         "with --rules-file")
+
+
 def run_grade(args) -> int:
+    from ..game.rules import builtin_differences
     game = _graded_game(args)
     summary = game.summary()
     grades = None
@@ -108,8 +131,9 @@ def run_grade(args) -> int:
                              f"(rules {game.rules.name!r})")
         from ..advice.beat_grades import grade_to_beat      # the target kernel: only when asked
         grades = grade_to_beat(game, args.beat)
+    differ = builtin_differences(game.rules)
     if args.json:
-        out = {"rules": summary.rules, "finished": summary.finished,
+        out = {"rules": summary.rules, "builtin_differences": differ, "finished": summary.finished,
                "total": summary.total if summary.finished else None, "points_so_far": summary.total,
                "moves": summary.moves,
                "optimal_moves": summary.optimal_moves, "expected_points_lost": summary.total_loss,
@@ -123,6 +147,10 @@ def run_grade(args) -> int:
                            "best_for_it": sum(g.optimal for g in grades)}
         print(json.dumps(out))
         return 0
+    if differ:        # a borrowed built-in name: say so before the name is printed as the rules
+        whose = "the log's own" if args.rules is None and not args.paper else "the given"
+        print(f"Rules {printable(game.rules.name)!r} are {whose}, not the built-in {game.rules.name}: "
+              f"{'; '.join(differ)}")
     print(summary)
     if saving:
         print(f"Saved rolls in the bank: {game.saved}")

@@ -6,8 +6,9 @@ are imported only when the command runs, so other commands start as fast as befo
 from __future__ import annotations
 
 import argparse
+import sys
 
-from .args import OutputFile, path, printable, rules_argument, strategy_list, strategy_name, whole
+from .args import OutputFile, path, printable, short, rules_argument, strategy_list, strategy_name, whole
 from ..engine.position import counted
 from ..players.batch import MAX_GAMES
 
@@ -50,8 +51,8 @@ def run_simulate(args) -> int:
         print(f"{args.strategy} on {printable(frame.attrs['rules'])}: {counted(len(frame), 'game')} from seed {args.seed} "
               f"in {seconds:.1f} s ({len(frame) / max(seconds, 1e-9):,.0f} games/s)")
         print(summary(frame).round(2).to_string())
-        if out:
-            frame.to_csv(out.tmp)
+        if out and not _rows_written(frame, out, args.csv):
+            return 1
     except BaseException:
         if out:
             out.discard()
@@ -66,6 +67,20 @@ def run_simulate(args) -> int:
             raise ValueError(f"{err}; the rows are in {out.tmp}") from None
         print(f"wrote {args.csv}")
     return 0
+
+
+def _rows_written(frame, out: OutputFile, name: str) -> bool:
+    """Write the rows to the temporary file beside the target; on a full disk (any OSError)
+    remove it, say so in one line and keep the summary already printed."""
+    try:
+        frame.to_csv(out.tmp)
+        return True
+    except OSError as err:
+        out.discard()
+        sys.stdout.flush()
+        print(f"yatzy: error: argument --csv: cannot write {short(name, 200)} ({err.strerror or err}); "
+              "the summary above is complete, the rows are not written", file=sys.stderr)
+        return False
 
 
 # ---- study ------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ from math import lcm
 
 import numpy as np
 
+from ..game.checks import instance_of
 from ..game.ruleset import Rules
 from ..game.scoring import Box, total  # noqa: F401  (Box, total: for the doctest)
 
@@ -299,6 +300,7 @@ def _yahtzee(rules: Rules) -> int | None:
 
 def _check_tiny(rules: Rules) -> None:
     """ValueError unless one turn is small enough to enumerate in Fractions."""
+    instance_of("rules", rules, Rules, "a Rules value (get_rules(name) gives a built-in one)")
     n, faces = rules.n_dice, rules.faces
     if rules.rolls_per_turn < 1:
         raise ValueError(f"rolls_per_turn must be at least 1, got {rules.rolls_per_turn}")

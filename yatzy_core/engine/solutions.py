@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 from .cache import get_solution
-from ..game.checks import instance_of
+from ..game.checks import instance_of, true_or_false
 from ..game.rules import Rules, get_rules
 from .solver import Solution
 
@@ -26,6 +26,7 @@ def solution_for(rules: str | Rules, solution: Solution | None = None, *, use_ca
     afresh and neither read nor kept)."""
     rules = get_rules(rules)
     instance_of("solution", solution, Solution, "a Solution (solve or get_solution)", optional=True)
+    true_or_false("use_cache", use_cache)
     if solution is not None:
         if solution.rules != rules:
             raise ValueError(f"the solution is for rules {solution.rules.name!r}, not {rules.name!r}")

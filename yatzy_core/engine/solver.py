@@ -16,12 +16,15 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
+from ..game.checks import true_or_false
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace, memory_estimate
 
 __all__ = ["Solution", "solve", "compile_kernel", "SolveWarning", "available_memory"]
 
 LOUD_BYTES = 1 << 30   # a solve needing more than this says so first (its states and memory)
+PROC_CGROUP = "/proc/self/cgroup"      # this process's cgroups, one "id:controllers:/path" a line
+CGROUP_ROOT = "/sys/fs/cgroup"         # v2's hierarchy; v1's memory controller in its "memory"
 
 
 class SolveWarning(UserWarning):
@@ -88,23 +91,39 @@ def solve(rules: str | Rules, progress=True, backend: str = "numba",
                          f"solve them with engine.saved.solve_saved")
     if backend not in ("numba", "numpy"):
         raise ValueError(f"unknown backend {backend!r}; choose 'numba' or 'numpy'")
-    if moments and backend != "numba":
+    if true_or_false("moments", moments) and backend != "numba":
         raise ValueError("moments=True needs backend='numba'")
+    if _dtype(dtype) not in (np.float64, np.float32):
+        raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
     space = StateSpace(rules)
     check_memory(space, moments, np.dtype(dtype).itemsize if backend == "numba" else 8)
     start = time.perf_counter()
     if backend == "numpy":
         values, second = _backward_numpy(space, progress), None
     else:
-        if np.dtype(dtype) not in (np.float64, np.float32):
-            raise ValueError(f"dtype must be float64 or float32, got {dtype!r}")
         values, second = _backward(rules, space, np.zeros(space.size, dtype), moments, progress)
     return Solution(rules, values, time.perf_counter() - start, second)
 
 
+def _dtype(dtype) -> np.dtype | None:
+    """numpy's dtype of `dtype`, or None for what names none ('x', an int)."""
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        return None
+
+
 def available_memory() -> int | None:
-    """Bytes of memory a new allocation can get now: MemAvailable of /proc/meminfo (Linux),
-    else the machine's physical memory, else None (unknown: nothing is refused)."""
+    """Bytes of memory a new allocation can get now: the smallest of what the machine has free
+    (MemAvailable of /proc/meminfo, else its physical memory), what this process's limits
+    (`ulimit -v`, `ulimit -d`) leave and what its cgroups' limits leave, so that a solve refused
+    here is refused in one line instead of ending in a MemoryError; None when none is known."""
+    known = [n for n in (_machine_free(), _rlimit_room(), _cgroup_room()) if n is not None]
+    return min(known) if known else None
+
+
+def _machine_free() -> int | None:
+    """MemAvailable (Linux), else the machine's physical memory, else None."""
     try:
         with open("/proc/meminfo") as f:
             for line in f:
@@ -115,6 +134,69 @@ def available_memory() -> int | None:
     try:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _rlimit_room() -> int | None:
+    """What RLIMIT_AS (`ulimit -v`) and RLIMIT_DATA (`ulimit -d`) leave beyond the address space
+    and data this process holds now (VmSize, VmData of /proc/self/status); None without limits."""
+    try:
+        import resource
+        limits = {"VmSize": resource.getrlimit(resource.RLIMIT_AS)[0],
+                  "VmData": resource.getrlimit(resource.RLIMIT_DATA)[0]}
+    except (ImportError, AttributeError, ValueError, OSError):
+        return None
+    limits = {key: n for key, n in limits.items() if n != resource.RLIM_INFINITY}
+    if not limits:
+        return None
+    used = dict.fromkeys(limits, 0)
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                key = line.split(":")[0]
+                if key in used:
+                    used[key] = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return max(0, min(limits[key] - used[key] for key in limits))
+
+
+def _cgroup_room() -> int | None:
+    """The least room any memory cgroup of this process (and their parents) leaves: v2's
+    memory.max - memory.current, v1's memory.limit_in_bytes - memory.usage_in_bytes; None
+    without a limit (or outside Linux)."""
+    try:
+        with open(PROC_CGROUP) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    rooms = []
+    for line in lines:
+        _, controllers, where = (line.split(":", 2) + ["", ""])[:3]
+        if controllers == "":
+            base, files = CGROUP_ROOT, ("memory.max", "memory.current")
+        elif "memory" in controllers.split(","):
+            base, files = os.path.join(CGROUP_ROOT, "memory"), ("memory.limit_in_bytes", "memory.usage_in_bytes")
+        else:
+            continue
+        parts = [p for p in where.split("/") if p]
+        for depth in range(len(parts), -1, -1):    # the group, its parents, the mount's root
+            rooms.append(_cgroup_file_room(os.path.join(base, *parts[:depth]), *files))
+    rooms = [n for n in rooms if n is not None]
+    return min(rooms) if rooms else None
+
+
+def _cgroup_file_room(folder: str, limit_file: str, usage_file: str) -> int | None:
+    """limit - usage of one cgroup folder; None when it has no limit ("max", or v1's huge
+    number) or cannot be read."""
+    try:
+        with open(os.path.join(folder, limit_file)) as f:
+            limit = f.read().strip()
+        if limit == "max" or int(limit) >= 1 << 60:
+            return None
+        with open(os.path.join(folder, usage_file)) as f:
+            return max(0, int(limit) - int(f.read().strip()))
+    except (OSError, ValueError):
         return None
 
 

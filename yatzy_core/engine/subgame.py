@@ -17,7 +17,9 @@ of the open upper boxes, it cannot change any choice and the subgame has none.
 """
 from __future__ import annotations
 
+from ..game.checks import instance_of, whole_number
 from .cache import cache_path
+from .position import _parse_used, shown, upper_totals
 from ..game.rules import Rules
 from .solutions import _loaded
 from ..game.states import StateSpace
@@ -37,6 +39,7 @@ def subgame_rules(rules: Rules, used, upper_total: int) -> Rules:
     >>> r.n_boxes, r.upper_bonus, r.upper_bonus_threshold     # sixes can still make the 24 missing
     (15, 100, 24)
     """
+    used = _card(rules, used, upper_total)
     keep_yahtzee = rules.tracks_yahtzee_bonus and rules.yahtzee_box in used
     boxes = tuple(b for b in rules.boxes if b.name not in used or (keep_yahtzee and b.name == rules.yahtzee_box))
     missing = rules.upper_bonus_threshold - upper_total
@@ -46,6 +49,24 @@ def subgame_rules(rules: Rules, used, upper_total: int) -> Rules:
     return rules.with_(name=f"{rules.name}-rest", boxes=boxes, upper_bonus=bonus, yahtzee_box=yahtzee_box,
                        upper_bonus_threshold=missing if bonus else rules.upper_bonus_threshold,
                        description=f"the open boxes of {rules.name}, {max(missing, 0)} upper points to the bonus")
+
+
+def _card(rules: Rules, used, upper_total) -> frozenset[str]:
+    """The used boxes as Position.make reads them (a set, or text like 'ones,twos'), checked
+    like a Position's: TypeError/ValueError naming rules, used or upper_total (a total the used
+    upper boxes cannot make, or a box the rules lack, would give a game no card reaches)."""
+    instance_of("rules", rules, Rules, "a Rules value (get_rules(name) gives a built-in one)")
+    used = _parse_used(used)
+    unknown = sorted(name for name in used if name not in rules.box_names)
+    if unknown:
+        raise ValueError(f"used holds {shown(unknown)}, not boxes of rules {rules.name!r} "
+                         f"({', '.join(rules.box_names)})")
+    totals = upper_totals(rules, used)
+    if whole_number("upper_total", upper_total) not in totals:
+        named = [b.name for b in rules.boxes if b.is_upper and b.name in used]
+        raise ValueError(f"upper_total {upper_total} cannot be made with the used upper boxes "
+                         f"({', '.join(named) or 'none'}; at most {max(totals)})")
+    return used
 
 
 def full_table_at_hand(rules: Rules) -> bool:

@@ -37,6 +37,7 @@ from typing import ClassVar, NamedTuple, Protocol
 import numpy as np
 
 from ..game.dice import dice_of  # noqa: F401 (the doctest)
+from ..game.checks import instance_of, real_number, whole_number
 from ..game.rules import Rules
 from ..game.states import StateSpace
 
@@ -95,6 +96,9 @@ class TargetLanes:
 
     n_points: int
 
+    def __post_init__(self):
+        whole_number("n_points", self.n_points, 1)
+
     def terminal(self, size: int) -> np.ndarray:
         out = np.zeros((size, self.n_points))
         out[:, 0] = 1.0
@@ -116,6 +120,9 @@ class ExpUtility:
     """
 
     theta: float
+
+    def __post_init__(self):
+        real_number("theta", self.theta)
 
     def terminal(self, size: int) -> np.ndarray:
         return np.full(size, np.sign(self.theta))
@@ -353,6 +360,7 @@ def evaluate(space: StateSpace, final: np.ndarray, choose: bool = True, scale=No
 def turn_values(space: StateSpace, values: np.ndarray, states: np.ndarray,
                 objective: Objective = MEAN) -> np.ndarray:
     """Value at the start of the turn of each state in `states`, given `values` of later states."""
+    instance_of("space", space, StateSpace, "a StateSpace (StateSpace(rules))")
     return evaluate(space, box_values(space, values, states, objective), choose=False).start
 
 

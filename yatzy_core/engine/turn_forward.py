@@ -107,6 +107,8 @@ def second_moments(solution, ties: str = "rule", progress: bool = False) -> np.n
 
     if ties not in ("rule", "min", "max"):
         raise ValueError(f"ties must be 'rule', 'min' or 'max', got {ties!r}")
+    if not isinstance(getattr(solution, "space", None), StateSpace):    # (Solution: a later layer)
+        raise TypeError(f"solution must be a Solution (solve(rules)), got {type(solution).__name__}")
     space, values = solution.space, solution.values
     second = np.zeros(space.size)
     layers = [space.layer(k) for k in range(space.n_boxes)]

@@ -21,7 +21,8 @@ import unicodedata
 
 import numpy as np
 
-__all__ = ["whole_number", "real_number", "instance_of", "BIDI", "is_control", "control_character"]
+__all__ = ["whole_number", "real_number", "true_or_false", "instance_of", "BIDI", "is_control",
+           "control_character", "lone_surrogate"]
 
 BIDI = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))   # text-direction overrides
 
@@ -39,6 +40,18 @@ def real_number(name: str, value) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
     return float(value)
+
+
+def true_or_false(name: str, value) -> bool:
+    """`value` as a bool; TypeError naming `name` unless it is True or False (numpy's too): text
+    such as "no" would be taken as true.
+
+    >>> true_or_false("use_cache", np.True_)
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
+    return bool(value)
 
 
 def instance_of(name: str, value, kind, what: str, optional: bool = False):
@@ -63,3 +76,13 @@ def control_character(text: str, allow: str = "") -> str | None:
     (None, '\x1b', None)
     """
     return next((ch for ch in text if is_control(ch) and ch not in allow), None)
+
+
+def lone_surrogate(text: str) -> str | None:
+    r"""The first lone surrogate of `text` (half of a UTF-16 pair, which JSON's \ud800 escapes can
+    carry but no file, terminal or cache name can encode), or None.
+
+    >>> lone_surrogate("Yatzy"), lone_surrogate("ok\ud800")
+    (None, '\ud800')
+    """
+    return next((ch for ch in text if "\ud800" <= ch <= "\udfff"), None)

@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from .dice import dice_space
-from .checks import control_character
-from .ruleset import DESCRIPTION_ALLOWS, Rules
+from .checks import control_character, instance_of, lone_surrogate
+from .ruleset import DESCRIPTION_ALLOWS, JOKERS, Rules
 from .scoring import CATALOGUE, Box, make_scorer
 
 __all__ = ["load", "loads", "dumps"]
@@ -44,7 +44,6 @@ ORDER = ("name", "description", "n_dice", "faces", "rolls_per_turn", "upper_bonu
 DEFAULTS = {key: {f.name: f.default for f in fields(Rules)}[key] for key in ORDER}
 RANGES = {"n_dice": (1, 6), "faces": (2, 6), "rolls_per_turn": (1, 10),
           "upper_bonus": (0, 10_000), "yahtzee_bonus": (0, 10_000)}
-JOKERS = ("none", "forced", "free")
 BOX_KEYS = ("name", "scorer", "joker_value", "max_score")
 NAME = re.compile(r"[A-Za-z0-9_-]+")   # box names go in CLI lists (--used ones,twos) and JSON
 
@@ -65,7 +64,7 @@ def load(path) -> Rules:
     """Read and check a rule file; ValueError naming the file, the field and what is allowed.
     Only a regular file is read, and at most MAX_BYTES of it, so a huge file is refused, not
     parsed, and a FIFO or device (/dev/zero) is not opened."""
-    path = Path(path)
+    path = Path(instance_of("path", path, (str, os.PathLike), "a rule file's path"))
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):     # a FIFO would wait for a writer for ever
             raise ValueError(f"{path}: not a regular file (a folder, device, FIFO or socket); "
@@ -88,6 +87,10 @@ def load(path) -> Rules:
 def loads(text: str, source: str = "<rules>", default_name: str = "custom") -> Rules:
     """Rule-file text to a checked `Rules` value (errors start with `source`); a UTF-8
     byte-order mark (as some editors save) is skipped."""
+    if isinstance(text, (bytes, bytearray)):
+        raise TypeError(f"text must be rule-file text (str), got {type(text).__name__}: decode it "
+                        "(text.decode('utf-8')) or read the file with load(path)")
+    instance_of("text", text, str, "rule-file text (str)")
     text = text.removeprefix("\ufeff")
     _check_size(text, source)
     try:
@@ -121,6 +124,8 @@ def _rules(data: dict, default_name: str) -> Rules:
         bad = control_character(top[key], DESCRIPTION_ALLOWS if key == "description" else "")
         _check(bad is None, key, f"holds a control character ({bad!r}: an escape code, a bell, a text-direction "
                                  "mark, a line break in a name) that would drive the terminal it is printed on")
+        half = lone_surrogate(top[key])
+        _check(half is None, key, f"holds a lone surrogate ({half!r}), not text any file or terminal can hold")
     for key, (lo, hi) in RANGES.items():
         _int(top[key], key, lo, hi)
     for key in ("forced_order", "saved_rolls"):
@@ -240,6 +245,7 @@ def dumps(rules: Rules) -> str:
     >>> print(dumps(get_rules("yatzy")).splitlines()[0])
     name = "yatzy"
     """
+    instance_of("rules", rules, Rules, "a Rules value (get_rules(name) gives a built-in one)")
     lines = [f"{key} = {_value(getattr(rules, key))}" for key in DEFAULTS
              if getattr(rules, key) is not None and not (key == "saved_rolls" and not rules.saved_rolls)]
     for box in rules.boxes:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .rulefile import load
+from .checks import instance_of, true_or_false
+from .rulefile import DEFAULTS, load
 from .ruleset import Rules
 
-__all__ = ["Rules", "get_rules", "rule_names", "BUILTIN", "CLASSIC", "UPPER_NAMES"]
+__all__ = ["Rules", "get_rules", "rule_names", "builtin_differences", "BUILTIN", "CLASSIC", "UPPER_NAMES"]
 
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
@@ -30,6 +31,7 @@ def get_rules(name: str | Rules) -> Rules:
     """A built-in rule set by name (or a Rules value, returned as is)."""
     if isinstance(name, Rules):
         return name
+    instance_of("rules", name, str, "a rule set's name (str) or Rules")
     if name not in BUILTIN:
         raise ValueError(f"unknown rules {name!r}; choose one of: {', '.join(BUILTIN)}")
     if name not in _CACHE:
@@ -43,4 +45,38 @@ def rule_names(include_new: bool = False) -> list[str]:
     >>> rule_names(include_new=True)[5:]
     ['forced-yatzy', 'yahtzee-3-rerolls', 'maxi-yatzy', 'maxi-yatzy-no-saved-rolls']
     """
-    return list(BUILTIN if include_new else CLASSIC)
+    return list(BUILTIN if true_or_false("include_new", include_new) else CLASSIC)
+
+
+def builtin_differences(rules: Rules) -> list[str]:
+    """How `rules` differ from the built-in rule set of their name, one phrase each ("upper_bonus
+    9000 (built-in 35)"); [] when they are that rule set or no built-in has the name. A log or a
+    rule file may borrow a built-in's name: what shows the name says when the rules are not it.
+
+    >>> builtin_differences(get_rules("yahtzee").with_(upper_bonus=9000))
+    ['upper_bonus 9000 (built-in 35)']
+    """
+    if rules.name not in BUILTIN:
+        return []
+    builtin = get_rules(rules.name)
+    out = [f"{key} {_shown(getattr(rules, key))} (built-in {_shown(getattr(builtin, key))})"
+           for key in DEFAULTS if key not in ("name", "description") and getattr(rules, key) != getattr(builtin, key)]
+    if rules.box_names != builtin.box_names:
+        return out + [f"boxes {', '.join(rules.box_names)} (built-in {', '.join(builtin.box_names)})"]
+    same_dice = (rules.n_dice, rules.faces) == (builtin.n_dice, builtin.faces)
+    for i, (mine, theirs) in enumerate(zip(rules.boxes, builtin.boxes)):
+        if mine != theirs or mine.spec != theirs.spec or same_dice and (
+                (rules.score_table[:, i] != builtin.score_table[:, i]).any()):
+            out.append(f"box {mine.name} {_box(mine)} (built-in {_box(theirs)})")
+    return out
+
+
+def _shown(value) -> str:
+    return repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _box(box) -> str:
+    """A box's scorer and parameters as a rule file writes them."""
+    spec = box.spec or {"scorer": "hand-made"}
+    extra = {} if box.joker_value is None else {"joker_value": box.joker_value}
+    return ", ".join(f"{k} {_shown(v)}" for k, v in {**spec, **extra, "max_score": box.max_score}.items())

@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from .checks import control_character
+from .checks import control_character, instance_of, lone_surrogate, true_or_false, whole_number
 from .dice import DiceSpace, dice_space
 from .scoring import Box
 
@@ -27,6 +27,7 @@ DESCRIPTION_ALLOWS = "\n\t"   # a description may run over lines and hold tabs; 
 __all__ = ["Joker", "Rules", "MAX_BOXES"]
 
 Joker = Literal["none", "forced", "free"]
+JOKERS = ("none", "forced", "free")
 
 
 @dataclass(frozen=True)
@@ -48,10 +49,14 @@ class Rules:
     saved_rolls: bool = False         # rolls a turn leaves unused carry over to later turns
 
     def __post_init__(self):
+        self._check_types()
         for key, allow in (("name", ""), ("description", DESCRIPTION_ALLOWS)):
             bad = control_character(getattr(self, key), allow) if isinstance(getattr(self, key), str) else None
             if bad is not None:   # printed in progress bars, summaries and logs
                 raise ValueError(f"{key} holds a control character {bad!r} that would drive a terminal")
+            if isinstance(getattr(self, key), str) and lone_surrogate(getattr(self, key)):
+                raise ValueError(f"{key} holds a lone surrogate {lone_surrogate(getattr(self, key))!r}, "
+                                 "not text any file or terminal can hold")
         names = [b.name for b in self.boxes]
         if not 1 <= len(names) <= MAX_BOXES:
             raise ValueError(f"a rule set has 1 to {MAX_BOXES} boxes (the solver keeps 2**boxes "
@@ -71,6 +76,22 @@ class Rules:
         if self.forced_order and self.joker != "none":
             raise ValueError(f"forced_order needs joker 'none' (the next box is the only choice), "
                              f"got joker {self.joker!r}")
+
+    def _check_types(self) -> None:
+        """TypeError/ValueError naming the field whose value is of the wrong kind (a count given
+        as text, a list of boxes): caught here, not as an AttributeError deep in a solve."""
+        instance_of("name", self.name, str, "text")
+        instance_of("description", self.description, str, "text")
+        instance_of("boxes", self.boxes, tuple, "a tuple of Box")
+        for box in self.boxes:
+            instance_of("boxes", box, Box, "a tuple of Box")
+        for key in ("n_dice", "faces", "rolls_per_turn", "upper_bonus_threshold", "upper_bonus", "yahtzee_bonus"):
+            whole_number(key, getattr(self, key))     # the ranges: rule files' and variants' checks
+        instance_of("yahtzee_box", self.yahtzee_box, str, "a box name", optional=True)
+        if self.joker not in JOKERS:
+            raise ValueError(f"joker must be one of {', '.join(JOKERS)}, got {self.joker!r}")
+        true_or_false("forced_order", self.forced_order)
+        true_or_false("saved_rolls", self.saved_rolls)
 
     # -- derived tables
     @property

@@ -16,6 +16,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from .checks import instance_of, whole_number
+
 __all__ = ["Scorer", "CATALOGUE", "make_scorer", "Box"]
 
 Scorer = Callable[[np.ndarray], np.ndarray]
@@ -183,6 +185,16 @@ class Box:
     face: int | None = None
     joker_value: int | None = None
     max_score: int = 0
+
+    def __post_init__(self):
+        instance_of("name", self.name, str, "a box name (text)")
+        if not callable(self.scorer):
+            raise TypeError(f"scorer must be a function of the rolls (make_scorer), got {type(self.scorer).__name__}")
+        if self.face is not None:
+            whole_number("face", self.face, 1)
+        if self.joker_value is not None:
+            whole_number("joker_value", self.joker_value)
+        whole_number("max_score", self.max_score)
 
     @property
     def is_upper(self) -> bool:

@@ -22,6 +22,7 @@ from math import comb
 
 import numpy as np
 
+from .checks import instance_of
 from .rules import Rules
 
 __all__ = ["StateSpace", "layer_sizes", "mask_count", "memory_estimate"]
@@ -34,6 +35,9 @@ class StateSpace:
     """Index arithmetic and reachability for the turn states of one rule set."""
 
     rules: Rules
+
+    def __post_init__(self):
+        instance_of("rules", self.rules, Rules, "a Rules value (get_rules(name) gives a built-in one)")
 
     @property
     def n_boxes(self) -> int:
@@ -193,6 +197,7 @@ class StateSpace:
 
 def layer_sizes(space: StateSpace) -> list[int]:
     """Reachable states per number of used boxes (0..n_boxes)."""
+    instance_of("space", space, StateSpace, "a StateSpace (StateSpace(rules))")
     return [len(space.layer(k)) for k in range(space.n_boxes + 1)]
 
 

@@ -31,7 +31,7 @@ from tqdm.auto import tqdm
 
 from ..engine.cache import CacheError, cache_path, cached, read_trusted, write_trusted
 from ..engine.compiled.forward import push_layers, start_rows
-from ..game.checks import real_number
+from ..game.checks import real_number, true_or_false
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution
@@ -183,6 +183,7 @@ def optimal_play(rules: str | Rules, use_cache: bool = True, progress: bool = Fa
     from the per-user cache when a trustworthy file is there, else computed (and cached)."""
     rules = get_rules(rules)
     solution = None if solution is None else solution_for(rules, solution)   # checked, even when cached
+    true_or_false("use_cache", use_cache)
 
     def compute() -> OptimalPlay:
         return forward(solution_for(rules, solution, use_cache=use_cache, progress=progress),

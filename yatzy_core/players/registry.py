@@ -39,6 +39,9 @@ def make_player(strategy: str | Strategy | Callable[..., Strategy], rules: str |
     rules = get_rules(rules)
     if isinstance(strategy, str):
         strategy = get_strategy(strategy)
+    if not (callable(strategy) or isinstance(strategy, Strategy)):
+        raise TypeError(f"strategy must be a strategy name, a player class or a player, got "
+                        f"{type(strategy).__name__}")
     if isinstance(strategy, type) or not isinstance(strategy, Strategy):
         strategy = strategy(rules, **options)
     elif options:

@@ -19,7 +19,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from .batch import MAX_GAMES, Strategy, contains, fill, reroll
-from ..game.checks import whole_number
+from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules, get_rules
 from .registry import make_player
 
@@ -102,6 +102,7 @@ def simulate(rules: str | Rules, strategy="optimal", games: int = 10_000, seed: 
 
 def summary(frame: pd.DataFrame) -> pd.DataFrame:
     """Mean, standard deviation, standard error of the mean, min and max of every column."""
+    instance_of("frame", frame, pd.DataFrame, "a DataFrame of games (simulate)")
     n = len(frame)
     table = pd.DataFrame({
         "mean": frame.mean(), "std": frame.std(ddof=1) if n > 1 else 0.0,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..game.checks import instance_of
 from ..game.rules import Rules, get_rules, rule_names
 from .simulation import simulate, summary
 from .registry import strategy_names
@@ -61,6 +62,7 @@ def run_study(rules: str | Rules, strategies=None, games: int = GAMES,
     """Play every strategy (default: all) on one rule set, `games` games each (`slow_games` for
     mc_planner), all from the same seed."""
     rules = get_rules(rules)
+    instance_of("strategies", strategies, (list, tuple), "a list of strategy names", optional=True)
     names = list(strategies or strategy_names())
     frames = {}
     for name in names:
@@ -71,5 +73,6 @@ def run_study(rules: str | Rules, strategies=None, games: int = GAMES,
 
 def comparison(names=None, **options) -> pd.DataFrame:
     """`Study.table` of every rule set (default: all built-ins) stacked, indexed (rules, strategy)."""
+    instance_of("names", names, (list, tuple), "a list of rule set names", optional=True)
     tables = {name: run_study(name, **options).table() for name in (names or rule_names())}
     return pd.concat(tables, names=["rules", "strategy"])

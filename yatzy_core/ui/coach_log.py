@@ -29,22 +29,23 @@ def download_link(text: str, filename: str = FILENAME) -> str:
     return f'<a class="yc-coach-download" download="{filename}" href="{href}">Download the log ({filename})</a>'
 
 
-def own_rules(game, extra=None):
-    """A loaded game whose rules the coach offers: the built-in set of its name (the menu shows a
-    name, and a new game starts under it) or the rules the page was opened with (`extra`: a rule
-    file's or a saved-roll game's); another variant's or rule file's game is graded by
-    `yatzy grade FILE` instead."""
-    name = game.rules.name
+def own_rules(rules, extra=None):
+    """A log's rules, checked before its game is replayed (a log holding a large rule file
+    would otherwise be solved for minutes, then refused): the coach offers the built-in set of
+    their name (the menu shows a name, and a new game starts under it) or the rules the page
+    was opened with (`extra`: a rule file's or a saved-roll game's); another variant's or rule
+    file's game is graded by `yatzy grade FILE` instead."""
+    name = rules.name
     offered = get_rules(extra) if extra is not None else None
     if offered is None or offered.name != name:
         offered = get_rules(name) if name in rule_names() else None
     if offered is None:
         raise ValueError(f"the log's rules {name[:40]!r} are not offered by the coach "
                          f"({', '.join(rule_names())}): grade the log with `yatzy grade FILE`")
-    if rules_fingerprint(game.rules) != rules_fingerprint(offered):
+    if rules_fingerprint(rules) != rules_fingerprint(offered):
         raise ValueError(f"the log's game was played under a variant of {name!r}, not the "
                          "rules the coach plays: grade the log with `yatzy grade FILE`")
-    return game
+    return rules
 
 
 class LogPanel:

@@ -32,7 +32,7 @@ from traitlets import Bool, HasTraits, Instance, Int, Tuple, Unicode
 
 from ..advice.advisor import Advice, advise
 from ..advice.coach import Decision, Game
-from ..advice.gamelog import dumps, loads, paper_game, undo
+from ..advice.gamelog import dumps, paper_game, parse, replay, rules_of, undo
 from ..engine.position import counted, rerolls_left
 from ..game.rules import Rules, get_rules, rule_names
 from .coach_beat import BeatPanel
@@ -242,8 +242,11 @@ class CoachApp(HasTraits):
     def load_log(self, text: str) -> "CoachApp":
         """Continue (or review) a game from a saved JSON log (a saved-roll game's: from the
         table the page was given, `solution`)."""
-        return self._load(lambda: own_rules(loads(text, seed=self.seed, solution=self.solution), self.extra),
-                          "loaded log")
+        def load() -> Game:
+            log = parse(text)
+            own_rules(rules_of(log, self.solution), self.extra)   # before any solve or replay
+            return replay(log, solution=self.solution, seed=self.seed)
+        return self._load(load, "loaded log")
 
     def grade_paper(self, text: str) -> "CoachApp":
         """Grade a game played on paper (one turn a line, `gamelog.paper_game`) in the rules shown."""
