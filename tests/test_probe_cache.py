@@ -249,3 +249,24 @@ def test_the_distribution_from_a_state_refuses_impossible_points():
     assert d.p_at_least(20) == pytest.approx(float(table.vector(state)[12]), abs=1e-9)
     with pytest.raises(ValueError, match="points 9 is more than a card in state .* can hold: at most 8"):
         target_position_distribution(state, table, 20, points=9)
+
+
+# ---- unbounded writes elsewhere: a table per theta ------------------------------------------------
+
+def test_risk_tables_of_a_rule_set_are_bounded(private_cache, monkeypatch):
+    monkeypatch.setattr(targets_module, "RISK_TABLES", 3)
+    thetas = [0.01 * k for k in range(1, 7)]
+    other = cache_path(GAMES["two-dice"], "risk-" + "0" * 16)      # another rule set's: not pruned
+    private_cache.mkdir()
+    other.write_bytes(b"")
+    for theta in thetas[:3]:
+        risk_table(THREE, theta)
+    old = time.time() - 100
+    for k, theta in enumerate(thetas[:3]):                         # written in this order, a second apart
+        path = cache_path(THREE, targets_module._risk_kind(theta))
+        os.utime(path, (old + k, old + k))
+    risk_table(THREE, thetas[0])                                   # read: now the most recently used
+    for theta in thetas[3:5]:
+        risk_table(THREE, theta)
+    kept = {cache_path(THREE, targets_module._risk_kind(t)).name for t in (thetas[0], thetas[3], thetas[4])}
+    assert set(_files(private_cache)) == kept | {other.name}

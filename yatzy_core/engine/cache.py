@@ -40,7 +40,7 @@ T = TypeVar("T")
 
 __all__ = ["CacheError", "CacheWarning", "cache_dir", "cache_path", "rules_fingerprint",
            "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "cached_for",
-           "get_solution", "new_file_mode", "remove_stale_temporaries", "never_cache", "cacheable"]
+           "get_solution", "new_file_mode", "remove_stale_temporaries", "prune", "never_cache", "cacheable"]
 
 
 class CacheError(ValueError):
@@ -198,6 +198,28 @@ def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[Pat
                         or age > QUIET_SECONDS and found["pid"] and not _alive(int(found["pid"]))):
                     os.unlink(entry.path)
                     removed.append(Path(entry.path))
+    return removed
+
+
+def prune(kept: Path, family: re.Pattern, most: int) -> list[Path]:
+    """Delete the least recently written files of `kept`'s folder whose names fullmatch
+    `family` (`kept`, just written, stays), so that at most `most` remain: a cache keyed by a
+    free number (risk tables, one per theta) must not grow without bound. A link is removed
+    itself, never its target; a folder, FIFO or device is left, and so is what cannot be removed.
+    Returns what was removed."""
+    found = []
+    with contextlib.suppress(OSError), os.scandir(kept.parent) as entries:
+        for entry in entries:
+            if entry.name != kept.name and family.fullmatch(entry.name):
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
+                        found.append((info.st_mtime_ns, entry.path))
+    removed = []
+    for _, path in sorted(found)[:max(len(found) - max(most - 1, 0), 0)]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed.append(Path(path))
     return removed
 
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
+import re
 import struct
 import time
 import warnings
@@ -33,9 +35,8 @@ from pathlib import Path
 import numpy as np
 
 from ..game.checks import real_number, whole_number
-
 from ..engine.cache import (CacheError, CacheWarning, cache_path, cacheable, cached, cached_for, layout_digest,
-                            read_trusted, write_trusted)
+                            prune, read_trusted, write_trusted)
 from ..engine.compiled.layout import Settings, Tables, vectorizing, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
@@ -361,6 +362,9 @@ def check_utilities(utilities, space: StateSpace, theta: float) -> np.ndarray:
     return table
 
 
+RISK_TABLES = 8   # risk tables kept per rule set (one number per state each): the least recently used go
+
+
 def _risk_kind(theta: float) -> str:
     """The cache-file kind of one theta: its float64's bits (sign included) in hex, so that
     thetas equal to 12 digits or any other rounding still get files of their own."""
@@ -369,7 +373,8 @@ def _risk_kind(theta: float) -> str:
 
 def risk_table(rules: Rules, theta: float, use_cache: bool = True) -> np.ndarray:
     """(space.size,) utilities of every state for one theta (`solve_risk`), from the cache when a
-    trustworthy file is there: a whole game costs seconds per theta, a cached table a read.
+    trustworthy file is there: a whole game costs seconds per theta, a cached table a read. At
+    most RISK_TABLES thetas of a rule set stay cached (any theta is a new file).
 
     >>> _risk_kind(-0.05), _risk_kind(0.05)
     ('risk-bfa999999999999a', 'risk-3fa999999999999a')
@@ -382,10 +387,14 @@ def risk_table(rules: Rules, theta: float, use_cache: bool = True) -> np.ndarray
         fields = read_trusted(path, rules, FORMAT, layout_digest(space))
         if float(fields["theta"]) != theta or fields["numbers"].shape != (space.size,):
             raise CacheError(f"{path} holds another theta or size")
+        with contextlib.suppress(OSError):
+            os.utime(path)            # read now: the last of the RISK_TABLES to be pruned
         return fields["numbers"]
 
     def save(utilities, path):
         write_trusted(path, rules, utilities, FORMAT, theta=theta, layout=layout_digest(space))
+        family = re.compile(re.escape(path.name[:-len(_risk_kind(theta)) - 4]) + r"risk-[0-9a-f]{16}\.npz")
+        prune(path, family, RISK_TABLES)
     return cached_for(rules, _risk_kind(theta), load, make, save, use_cache)
 
 
