@@ -109,9 +109,15 @@ def test_a_planted_cap_in_a_file_name_is_ignored(private_cache, monkeypatch, cap
 
 
 def test_the_default_caps_of_the_built_in_rules_are_todays():
-    """The widths that were keyed by name (targets.N_MAX) are now derived from the rules."""
-    assert {n: default_cap(get_rules(n)) for n in ("yahtzee-no-bonus", "yahtzee", "yatzy")} == {
-        "yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374}
+    """The widths that were keyed by name (targets.N_MAX) are now derived from the rules, the
+    same for every rule set with recorded numbers; the rule sets that fell to the unnamed default
+    400 now get 500 like Yahtzee (their most is above it; values below a cap never depend on it)."""
+    assert {n: default_cap(get_rules(n)) for n in ("yahtzee-no-bonus", "yahtzee", "yatzy", "yatzy-thesis",
+                                                    "forced-yatzy")} == {
+        "yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374, "yatzy-thesis": 374, "forced-yatzy": 374}
+    assert {n: default_cap(get_rules(n)) for n in ("yahtzee-verhoeff", "yahtzee-3-rerolls",
+                                                    "maxi-yatzy-no-saved-rolls")} == dict.fromkeys(
+        ("yahtzee-verhoeff", "yahtzee-3-rerolls", "maxi-yatzy-no-saved-rolls"), 500)
     assert not hasattr(targets_module, "N_MAX")
 
 
