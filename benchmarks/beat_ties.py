@@ -24,7 +24,7 @@ from results_file import write_result   # this folder's record writer (run as a 
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import tie_table
 from yatzy_core.advice.objective_advice import second_player
-from yatzy_core.objectives.targets import N_MAX, target_table
+from yatzy_core.objectives.targets import target_table
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"
 
@@ -46,7 +46,7 @@ CODE = commit()   # read at the start: the code that runs
 
 
 for name in sys.argv[1:] or ["yahtzee-no-bonus"]:
-    table = target_table(name, N_MAX[name])
+    table = target_table(name)
     load_before = round(os.getloadavg()[0], 1)
     start = time.perf_counter()
     W = tie_table(table, dtype=np.float32,

@@ -26,7 +26,7 @@ from yatzy_core.engine.cache import rules_fingerprint
 from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import risk_play, target_play
-from yatzy_core.objectives.targets import N_MAX, risk_table, target_table, theta_range
+from yatzy_core.objectives.targets import risk_table, target_table, theta_range
 from yatzy_core.version import __version__
 from results_file import write_result   # this folder's record writer (run as a script)
 
@@ -69,7 +69,7 @@ def frontier(name: str, out: dict, save) -> dict:
         save()
     goals = [g for g in GOALS if str(g) not in out["target"]]
     if goals:
-        table = target_table(rules, N_MAX[name])
+        table = target_table(rules)
         out["target_table_seconds"] = round(table.seconds, 1)
     for goal in goals:
         clock, cpu = time.perf_counter(), time.process_time()

@@ -87,9 +87,9 @@ def test_inside_a_turn(solutions):
 
 def test_the_last_box(solutions):
     solution = solutions("yahtzee")
-    position = Position.make("yahtzee", used=set(solution.rules.box_names) - {"chance"},
+    position = Position.make("yahtzee", used=set(solution.rules.box_names) - {"chance"}, upper_total=63,
                              dice="66665", rolls_left=0)
-    d = position_distribution(position, solution, points=200)
+    d = position_distribution(position, solution, points=200)        # at most 253: 63 + 35 + 155
     assert d.max_score == 229 and d.probabilities[229] == 1
 
 
@@ -213,20 +213,23 @@ def advised_play(rules, objective, position, points):
 def test_the_policies_match_advise_played_out_by_brute_force(tiny_targets):
     """The tiny game's last two boxes, played position by position by `advise`."""
     position = Position.make(TINY, used={"ones", "twos"}, upper_total=3, dice="22", rolls_left=1)
-    want = advised_play(TINY, lambda points: AtLeast(24, points), position, 5)
-    got = target_position_distribution(position, tiny_targets, 24, points=5).probabilities
+    want = advised_play(TINY, lambda points: AtLeast(22, points), position, 3)   # the card holds 3
+    got = target_position_distribution(position, tiny_targets, 22, points=3).probabilities
     assert len(got) == len(want) and np.abs(got - want).max() < 1e-12
-    assert 0.01 < got[24:].sum() < 0.99
+    assert 0.01 < got[22:].sum() < 0.99
     u = solve_risk(TINY, [0.2])[:, 0]
-    want = advised_play(TINY, lambda points: Risk(0.2), position, 5)
-    got = risk_position_distribution(position, TINY, 0.2, u, points=5).probabilities
+    want = advised_play(TINY, lambda points: Risk(0.2), position, 3)
+    got = risk_position_distribution(position, TINY, 0.2, u, points=3).probabilities
     assert len(got) == len(want) and np.abs(got - want).max() < 1e-12
 
 
-def test_points_typed_past_what_the_card_could_hold_shift_the_distribution(tiny_targets):
-    """The policies count from the position: 500 points on a tiny card (a typed total) are a shift."""
-    position = Position.make(TINY, used={"ones"}, upper_total=1, dice="15", rolls_left=2)
-    far = target_position_distribution(position, tiny_targets, 525, points=500).probabilities
-    near = target_position_distribution(position, tiny_targets, 26, points=1).probabilities
-    assert np.array_equal(far[499:], near) and far[:500].sum() == 0
-    assert far[525:].sum() == pytest.approx(advise(position, objective=AtLeast(525, 500))[0].probability, abs=1e-9)
+def test_the_points_on_the_card_shift_the_distribution(tiny_targets):
+    """The policies count from the position: 10 points more in the chance box are a shift of 10;
+    points the card cannot hold (500 with ones and chance used) are refused (issue 36)."""
+    position = Position.make(TINY, used={"ones", "chance"}, upper_total=1, dice="15", rolls_left=2)
+    far = target_position_distribution(position, tiny_targets, 38, points=13).probabilities
+    near = target_position_distribution(position, tiny_targets, 28, points=3).probabilities
+    assert np.array_equal(far[10:], near) and far[:13].sum() == 0
+    assert far[38:].sum() == pytest.approx(advise(position, objective=AtLeast(38, 13))[0].probability, abs=1e-9)
+    with pytest.raises(ValueError, match="points 500 is more than this card can hold: at most 13"):
+        target_position_distribution(position, tiny_targets, 525, points=500)

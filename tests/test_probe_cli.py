@@ -105,14 +105,14 @@ def test_a_json_log_of_maxi_yatzy_is_refused_naming_the_file(tmp_path, monkeypat
 
 def test_advice_for_a_goal_says_the_goal_in_text(capsys):
     argv = ["advise", "--rules", "yatzy", "--dice", "66655", "--used", "ones,twos,threes,fours,fives",
-            "--upper", "20", "--points", "100", "--top", "2"]
-    status, out, _ = call(*argv, "--beat", "240")
+            "--upper", "20", "--points", "20", "--top", "2"]                      # the card holds its 20
+    status, out, _ = call(*argv, "--beat", "160")
     lines = out.splitlines()
-    assert status == 0 and lines[1] == "playing to beat 240: a final total of 241 or more (100 points on the card now)"
-    assert lines[2].split()[-1] == "240)" and "P(> 240)" in lines[2]
-    status, out, _ = call(*argv, "--goal", "241")
-    assert out.splitlines()[1] == "playing to reach a final total of at least 241 (100 points on the card now)"
-    assert "P(>= 241)" in out.splitlines()[2] and out.splitlines()[3:] == lines[3:]   # the same event, the same numbers
+    assert status == 0 and lines[1] == "playing to beat 160: a final total of 161 or more (20 points on the card now)"
+    assert lines[2].split()[-1] == "160)" and "P(> 160)" in lines[2]
+    status, out, _ = call(*argv, "--goal", "161")
+    assert out.splitlines()[1] == "playing to reach a final total of at least 161 (20 points on the card now)"
+    assert "P(>= 161)" in out.splitlines()[2] and out.splitlines()[3:] == lines[3:]   # the same event, the same numbers
 
 
 @pytest.mark.parametrize("extra, least", [(["--upper", "63", "--points", "97"], 98),     # 63 and the bonus 35

@@ -119,7 +119,8 @@ def test_risk_tables_are_cached_per_theta(tmp_path, monkeypatch):
     monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
     want = solve_risk(TINY, [-0.2])[:, 0]
     assert np.array_equal(risk_table(TINY, -0.2), want)
-    assert cache_path(TINY, "risk-n0.2").exists() and not cache_path(TINY, "risk-p0.2").exists()
+    assert cache_path(TINY, "risk-bfc999999999999a").exists()                # -0.2's float64 bits
+    assert not cache_path(TINY, "risk-3fc999999999999a").exists()            # +0.2's
     monkeypatch.setattr(targets_module, "solve_risk", lambda *a, **k: pytest.fail("solved again"))
     assert np.array_equal(risk_table(TINY, -0.2), want)                  # read back, not solved
     for bad in (0, float("nan"), True, "0.1"):

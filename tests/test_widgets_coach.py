@@ -211,33 +211,33 @@ def test_the_outlook_plays_the_policy_the_player_plays_for(solutions, monkeypatc
     for box in used:
         game.scores[box] = 0
     game.position = Position.make("yatzy", used=used, dice="66612", rolls_left=1)
-    game.total = 150
+    game.total = 130                       # the lower boxes' zeros aside, the card holds at most 139
     app = CoachApp("yatzy", seed=4)
-    app.outlook.play_w.value, app.outlook.target_w.value = "beat", 210
+    app.outlook.play_w.value, app.outlook.target_w.value = "beat", 190
     assert app.outlook.target_w.description == "Score to beat"
     app.outlook.show(game)
     assert app.outlook.wait(60)
     got = app.outlook.distribution
     table = solve_targets("yatzy", 61, within=game.position.mask)
-    want = target_position_distribution(game.position, table, 211, 150)
+    want = target_position_distribution(game.position, table, 191, 130)
     assert got.probabilities.tolist() == want.probabilities.tolist()
-    best = advise(game.position, objective=Beat(210, 150))[0].probability
-    assert got.p_at_least(211) == pytest.approx(best, abs=1e-9) and 0.05 < best < 0.95
-    assert "from here: playing to beat 210" in app.outlook.chance_w.value
-    assert f"P(final score ≥ 211) = {100 * best:.1f}%" in app.outlook.chance_w.value
+    best = advise(game.position, objective=Beat(190, 130))[0].probability
+    assert got.p_at_least(191) == pytest.approx(best, abs=1e-9) and 0.05 < best < 0.95
+    assert "from here: playing to beat 190" in app.outlook.chance_w.value
+    assert f"P(final score ≥ 191) = {100 * best:.1f}%" in app.outlook.chance_w.value
     app.outlook.play_w.value, app.outlook.theta_w.value = "risk", -0.05    # each change: a new pass
     assert app.outlook.wait(60) and "from here: risk θ=-0.05" in app.outlook.chance_w.value
     u = solve_risk("yatzy", [-0.05], within=game.position.mask)[:, 0]
-    rest = np.arange(len(app.outlook.distribution.probabilities)) - 150
+    rest = np.arange(len(app.outlook.distribution.probabilities)) - 130
     ce = np.log(app.outlook.distribution.probabilities @ np.exp(-0.05 * rest)) / -0.05
     assert ce == pytest.approx(advise(game.position, objective=Risk(-0.05))[0].certainty_equivalent, abs=1e-9)
     assert np.allclose(app.outlook.distribution.probabilities,
-                       risk_position_distribution(game.position, get_rules("yatzy"), -0.05, u, 150).probabilities, atol=0)
+                       risk_position_distribution(game.position, get_rules("yatzy"), -0.05, u, 130).probabilities, atol=0)
     monkeypatch.setattr("yatzy_core.advice.objective_advice.cached_caps", lambda rules: [])   # no whole table
     app.outlook.play_w.value = "beat"
     app.new_game()                                                # the first turn: refused, nothing drawn
     assert app.outlook.wait(60) and app.outlook.distribution is None
-    assert "yatzy solve --rules yatzy --goal 211" in app.outlook.chance_w.value
+    assert "yatzy solve --rules yatzy --goal 191" in app.outlook.chance_w.value
     assert 'data-bars="0"' in app.outlook.plot_w.value and "<rect" not in app.outlook.plot_w.value   # no plot of another policy
 
 

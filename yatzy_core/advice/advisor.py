@@ -81,7 +81,7 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
     if not isinstance(objective, MaxMean):
         if solution is not None:
             raise ValueError("solution is the mean's table: give it only with objective MaxMean()")
-        return _goal_advice(position, objective)
+        return _goal_advice(position, objective, use_cache)
     if solution is None and not full_table_at_hand(position.rules):
         position = rest_of_game(position)   # a small game, solved in memory: never cached, since
         solution = solve(position.rules, progress=False)   # each position would add a file
@@ -124,12 +124,12 @@ def _open_boxes_solved(rest, before: int) -> SavedSolution:
     return solve_saved(rest, progress=False, before=before)
 
 
-def _goal_advice(position: Position, objective) -> list[Advice]:
+def _goal_advice(position: Position, objective, use_cache: bool = True) -> list[Advice]:
     """The goals' workers (`objective_advice.py`: numba's target kernel, imported only when a goal is asked)."""
     from .objective_advice import target_advice, risk_advice
     if isinstance(objective, (AtLeast, Beat)):
         goal = objective.goal
-        return target_advice(position, goal.points, goal.total)
+        return target_advice(position, goal.points, goal.total, use_cache=use_cache)
     if isinstance(objective, Risk):
-        return risk_advice(position, objective.theta)
+        return risk_advice(position, objective.theta, use_cache=use_cache)
     raise TypeError(f"objective must be MaxMean(), AtLeast, Beat or Risk, got {type(objective).__name__}")

@@ -4,7 +4,8 @@ The workers behind `advisor.advise` for the objectives `AtLeast`/`Beat` and `Ris
 from the turn engine (`turn.evaluate`) with `TargetLanes` over a target table (`targets.py`)
 or `ExpUtility` over the risk values, and the choices from `ranking.choices`, so the choices
 (a box scored now included) and the tie rule are those of every other advice. A late position needs no whole table: with no table
-cached only the subgame of its open boxes is solved, up to the points still needed.
+cached only the subgame of its open boxes is solved, up to the points still needed. An earlier one
+reads the rule set's whole table, solved and cached by the first goal that needs it.
 
 >>> from yatzy_core.game.rules import get_rules
 >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
@@ -54,22 +55,23 @@ def quick_targets(position: Position, need: int) -> bool:
             or _cached_cap(position, need) is not None)
 
 
-def targets_for(position: Position, need: int) -> Targets:
+def targets_for(position: Position, need: int, use_cache: bool = True) -> Targets:
     """A table that answers `need` points from this position. With EXACT_OPEN boxes open or
     fewer: the subgame of the open boxes up to `need`, in float64 (a fraction of a second). Else
-    a cached whole table (float32: choices closer than about 1e-7 may swap) that reaches `need`
-    when there is a trustworthy one, else that subgame too (as slow as the whole game)."""
-    cap = None if _late(position) else _cached_cap(position, need)
-    if cap is not None:
-        return target_table(position.rules, cap)
-    return solve_targets(position.rules, need, within=position.mask)
+    the rule set's whole table (float32: choices closer than about 1e-7 may swap), read from
+    the cache or solved once and cached (`target_table`), so later goals only read it."""
+    if _late(position):
+        return solve_targets(position.rules, need, within=position.mask)
+    return target_table(position.rules, need, use_cache=use_cache)
 
 
-def target_advice(position: Position, points: int, goal: int, targets: Targets | None = None) -> list[Advice]:
+def target_advice(position: Position, points: int, goal: int, targets: Targets | None = None, *,
+                  use_cache: bool = True) -> list[Advice]:
     """Every choice, best first, with its exact P(final total >= goal) from a card holding
-    `points` (bonuses included). Choices within TIE are ordered by their expected points (then
-    the turn engine's order). A goal past the most the card can still gain is answered at
-    once: 0 for every choice, ordered by the mean, no target table solved."""
+    `points` (bonuses included, at most `Position.most_points`). Choices within TIE are ordered
+    by their expected points (then the turn engine's order). A goal past the most the card can
+    still gain is answered at once: 0 for every choice, ordered by the mean, no target table
+    solved. use_cache=False solves the whole table (early positions) afresh, uncached."""
     _position(position), whole_number("points", points), whole_number("goal", goal)
     instance_of("targets", targets, Targets, "a target table (solve_targets or target_table)", optional=True)
     if targets is not None and targets.rules != position.rules:
@@ -81,7 +83,7 @@ def target_advice(position: Position, points: int, goal: int, targets: Targets |
     mean = mean_turn(space, position.state(space))
     if need > most_gain(space, state)[0]:
         return choices(position, mean, lambda a: np.where(np.isfinite(a), 0.0, a), "probability", mean)
-    targets = targets_for(position, need) if targets is None else targets
+    targets = targets_for(position, need, use_cache) if targets is None else targets
     if need > targets.n_max:   # its last column is P(>= n_max), not P(>= need)
         raise ValueError(f"targets answer at most {targets.n_max} points still needed, not {need}; "
                          f"pass a table solved to {need} or more, or none")
@@ -89,14 +91,15 @@ def target_advice(position: Position, points: int, goal: int, targets: Targets |
     return choices(position, turn, lambda a: a[..., need], "probability", mean)
 
 
-def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None) -> list[Advice]:
+def risk_advice(position: Position, theta: float, utilities: np.ndarray | None = None, *,
+                use_cache: bool = True) -> list[Advice]:
     """Every choice, best first, by its certainty equivalent (points still to come) under
     E[exp(theta * points)]: theta < 0 cautious, > 0 bold. Ranked on the certainty-equivalent
     scale (within TIE points: tied), not on the utilities, which all lie within TIE of each
     other once |theta| times the points is large or |theta| tiny."""
     theta = check_theta(theta, _position(position).rules)
     space = StateSpace(position.rules)
-    utilities = (risk_utilities(position, theta) if utilities is None
+    utilities = (risk_utilities(position, theta, use_cache) if utilities is None
                  else check_utilities(utilities, space, theta))
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
@@ -109,12 +112,12 @@ def _position(position) -> Position:
     return instance_of("position", position, Position, "a Position (see Position.make)")
 
 
-def risk_utilities(position: Position, theta: float) -> np.ndarray:
+def risk_utilities(position: Position, theta: float, use_cache: bool = True) -> np.ndarray:
     """The utilities risk advice reads from `position`: late, the subgame of the open boxes
     (a fraction of a second); early, the whole table (cached, else seconds per theta)."""
     if _late(position):
         return solve_risk(position.rules, [theta], within=position.mask)[:, 0]
-    return risk_table(position.rules, theta)
+    return risk_table(position.rules, theta, use_cache=use_cache)
 
 
 def play_to_target(targets: Targets, goal: int, rng: np.random.Generator) -> int:

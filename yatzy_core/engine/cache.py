@@ -21,6 +21,7 @@ import stat
 import tempfile
 import time
 import warnings
+import weakref
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -38,8 +39,8 @@ FINGERPRINT_CHARS = 16
 T = TypeVar("T")
 
 __all__ = ["CacheError", "CacheWarning", "cache_dir", "cache_path", "rules_fingerprint",
-           "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "get_solution",
-           "new_file_mode", "remove_stale_temporaries"]
+           "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "cached_for",
+           "get_solution", "new_file_mode", "remove_stale_temporaries", "prune", "never_cache", "cacheable"]
 
 
 class CacheError(ValueError):
@@ -106,6 +107,22 @@ def cache_path(rules: Rules, kind: str = "") -> Path:
     return cache_dir() / f"{safe_name(rules.name)}-{fingerprint}-v{version}{suffix}.npz"
 
 
+_NEVER_CACHED: "weakref.WeakSet[Rules]" = weakref.WeakSet()
+
+
+def never_cache(rules: Rules) -> Rules:
+    """Mark `rules` as never written to the cache, and return them: the game of a position's
+    open boxes is one per position and solved in a fraction of a second, so caching it would
+    only grow the folder without bound."""
+    _NEVER_CACHED.add(rules)
+    return rules
+
+
+def cacheable(rules: Rules) -> bool:
+    """Whether tables of `rules` are read from and written to the cache (`never_cache`)."""
+    return rules not in _NEVER_CACHED
+
+
 # ---- trusted files ------------------------------------------------------------------------------
 
 def layout_digest(space: StateSpace) -> str:
@@ -150,7 +167,7 @@ def write_trusted(path: str | Path, rules: Rules, numbers: np.ndarray, fmt: int,
 STALE_SECONDS = 3600   # no cache write takes an hour: an older temporary file lost its writer
 QUIET_SECONDS = 60     # a writer's pid that is gone here may live on another machine sharing the
                        # folder (a network home): its file is left a minute, far longer than a write
-TEMPORARY = re.compile(r"\.(?P<name>[A-Za-z0-9_.+-]+\.npz)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]+\.tmp")
+TEMPORARY = re.compile(r"\.(?P<name>[A-Za-z0-9_.+-]+\.npz)\.(?:(?P<pid>[0-9]+)\.)?[a-z0-9_]+\.tmp")
 
 
 def new_file_mode() -> int:
@@ -184,6 +201,28 @@ def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[Pat
     return removed
 
 
+def prune(kept: Path, family: re.Pattern, most: int) -> list[Path]:
+    """Delete the least recently written files of `kept`'s folder whose names fullmatch
+    `family` (`kept`, just written, stays), so that at most `most` remain: a cache keyed by a
+    free number (risk tables, one per theta) must not grow without bound. A link is removed
+    itself, never its target; a folder, FIFO or device is left, and so is what cannot be removed.
+    Returns what was removed."""
+    found = []
+    with contextlib.suppress(OSError), os.scandir(kept.parent) as entries:
+        for entry in entries:
+            if entry.name != kept.name and family.fullmatch(entry.name):
+                with contextlib.suppress(OSError):
+                    info = entry.stat(follow_symlinks=False)
+                    if stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode):
+                        found.append((info.st_mtime_ns, entry.path))
+    removed = []
+    for _, path in sorted(found)[:max(len(found) - max(most - 1, 0), 0)]:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed.append(Path(path))
+    return removed
+
+
 def _alive(pid: int) -> bool:
     """Whether a process with this id runs here (another user's counts as running)."""
     if pid == os.getpid():
@@ -214,8 +253,10 @@ def _decode(path: Path) -> dict[str, np.ndarray]:
 def read_trusted(path: str | Path, rules: Rules, fmt: int,
                  layout: str | None = None) -> dict[str, np.ndarray]:
     """Every field of a file written by `write_trusted`; CacheError unless it decodes and the
-    rules (name and fingerprint), package version, format, checksum and (when given) the state
-    layout digest all match. A missing file is a FileNotFoundError."""
+    rules' fingerprint, package version, format, checksum and (when given) the state layout
+    digest all match. The rules' name is not compared: rule sets that differ only in name
+    ("nine", "Nine!": one file name) share the file instead of evicting each other.
+    A missing file is a FileNotFoundError."""
     try:
         fields = _decode(Path(path))
         stored = str(fields["rules"]), str(fields["version"]), int(fields["format"])
@@ -225,13 +266,12 @@ def read_trusted(path: str | Path, rules: Rules, fmt: int,
         raise
     except Exception as err:  # zlib.error, NotImplementedError, BadZipFile, ...: all damage
         raise CacheError(f"unreadable file {path}: {type(err).__name__}: {err}"[:300]) from None
-    if stored[0] != rules.name:
-        raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}")
     if stored[1:] != (__version__, fmt):
         raise CacheError(f"{path} was written by version {stored[1]} (format {stored[2]}), "
                          f"this is {__version__} (format {fmt})")
-    if fingerprint != rules_fingerprint(rules):
-        raise CacheError(f"{path} holds other rules under the name {rules.name!r}")
+    if fingerprint != rules_fingerprint(rules):   # the name is not checked: equal rules share tables
+        raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}" if stored[0] != rules.name
+                         else f"{path} holds other rules under the name {rules.name!r}")
     if numbers.ndim != 1 or _checksum(numbers) != checksum:
         raise CacheError(f"{path} is damaged (checksum mismatch)")
     if layout is not None and str(fields.get("layout", "")) != layout:
@@ -303,17 +343,27 @@ def cached(path: Path, read: Callable[[Path], T], make: Callable[[], T],
     return result
 
 
+def cached_for(rules: Rules, kind: str, read: Callable[[Path], T], make: Callable[[], T],
+               write: Callable[[T, Path], object], use_cache: bool = True) -> T:
+    """`cached` at the file of `rules` and `kind` (`cache_path`); only make() with
+    use_cache=False or for rules that are never cached (`never_cache`)."""
+    if not use_cache or not cacheable(rules):
+        return make()
+    return cached(cache_path(rules, kind), read, make, write)
+
+
 def get_solution(rules: str | Rules, use_cache: bool = True, progress: bool = True,
                  moments: bool = False) -> Solution:
     """The solution of a rule set: from the cache if a trustworthy file is there, else solved
-    (and cached). With use_cache=False the cache is neither read nor written. With moments the
+    (and cached). With use_cache=False, or for rules never cached (a position's open boxes,
+    `never_cache`), the cache is neither read nor written. With moments the
     solution also carries the second moments (`Solution.std`), cached beside the values.
 
     >>> get_solution("yahtzee-no-bonus", progress=False).value(2**13 - 2, 0)  # only ones left
     2.1064...
     """
     rules = get_rules(rules)
-    if not use_cache:
+    if not use_cache or not cacheable(rules):
         return solve(rules, progress=progress, moments=moments)
     path = cache_path(rules)
     solution = cached(path, lambda p: load(p, rules),

@@ -23,7 +23,7 @@ from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .turn import Scored, score_box
 
-__all__ = ["Position", "parse_dice", "upper_totals", "shown", "counted", "rerolls_left"]
+__all__ = ["Position", "parse_dice", "upper_totals", "most_points", "shown", "counted", "rerolls_left"]
 
 
 def parse_dice(dice, faces: int = 6) -> tuple[int, ...]:
@@ -119,6 +119,31 @@ def upper_totals(rules: Rules, used) -> frozenset[int]:
     return frozenset(totals)
 
 
+def most_points(rules: Rules, used, upper_total: int, yahtzee_bonus: bool = False) -> int:
+    """The most points a card can hold with boxes `used` filled, this (uncapped) upper total
+    and the Yahtzee flag (the Yahtzee box holds its 50), bonuses included. Exact but for the
+    Yahtzee bonuses, a sound upper bound: the upper boxes hold `upper_total`, the upper bonus
+    counts once that reaches the threshold, each used lower box its best score (normal or
+    joker), a Yahtzee box the rules track holds 0 unless flagged, and a flagged card one
+    Yahtzee bonus per other used box (the order they were filled in is not known).
+
+    >>> most_points(get_rules("yahtzee"), {"chance"}, 0)
+    30
+    >>> most_points(get_rules("yahtzee"), {"sixes", "yahtzee", "chance"}, 30, yahtzee_bonus=True)
+    310
+    """
+    boxes = [i for i, b in enumerate(rules.boxes) if b.name in used and not b.is_upper]
+    best = np.maximum(rules.score_table, rules.joker_table).max(axis=0)
+    if rules.tracks_yahtzee_bonus and not yahtzee_bonus:
+        boxes = [i for i in boxes if i != rules.yahtzee_index]    # used, not holding 50: scratched
+    most = upper_total + int(best[boxes].sum())
+    if rules.tracks_upper and upper_total >= rules.upper_bonus_threshold:
+        most += rules.upper_bonus
+    if yahtzee_bonus:
+        most += rules.yahtzee_bonus * (len(used) - 1)
+    return most
+
+
 @dataclass(frozen=True)
 class Position:
     """A validated game position: the card, the dice showing and the rerolls left this turn.
@@ -205,14 +230,27 @@ class Position:
             parts[f"the {rules.yahtzee_box} box"] = int(rules.score_table[:, rules.yahtzee_index].max())
         return parts
 
+    @property
+    def most_points(self) -> int:
+        """The most points a card in this position can hold, bonuses included (`most_points`).
+
+        >>> Position.make("yahtzee", used="chance", dice="12345", rolls_left=0).most_points
+        30
+        """
+        return most_points(self.rules, self.used, self.upper_total, self.yahtzee_bonus)
+
     def points_so_far(self, points) -> int:
         """`points` as the card's points so far (bonuses included): a whole number, at least
-        `least_points`; ValueError naming points and what the card holds already."""
+        `least_points` and at most `most_points`; ValueError naming points and the bound."""
         points, parts = whole_number("points", points), self._least_parts()
         least = sum(parts.values())
         if points < least:
             held = " and ".join(f"{name} {n}" for name, n in parts.items() if n)
             raise ValueError(f"points {points} is less than the {least} this card holds already ({held})")
+        if points > self.most_points:
+            used = ", ".join(b for b in self.rules.box_names if b in self.used) or "none"
+            raise ValueError(f"points {points} is more than this card can hold: at most {self.most_points} "
+                             f"with boxes {used} used and upper total {self.upper_total}")
         return points
 
     # -- what the solver's tables are indexed by

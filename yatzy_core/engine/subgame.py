@@ -18,7 +18,7 @@ of the open upper boxes, it cannot change any choice and the subgame has none.
 from __future__ import annotations
 
 from ..game.checks import instance_of, whole_number
-from .cache import cache_path
+from .cache import cache_path, never_cache
 from .position import _parse_used, shown, upper_totals
 from ..game.rules import Rules
 from .solutions import _loaded
@@ -32,7 +32,8 @@ FULL_TABLE_STATES = 1 << 22   # above this many turn states (Maxi Yatzy: 89M) ad
 def subgame_rules(rules: Rules, used, upper_total: int) -> Rules:
     """The rule set of the rest of the game: the open boxes (and a used Yahtzee box the bonus or
     joker reads), in card order, with the bonus threshold reduced by `upper_total` (no bonus
-    when it is paid already or the open upper boxes cannot reach it any more).
+    when it is paid already or the open upper boxes cannot reach it any more). Its tables are
+    never cached (`cache.never_cache`): one game per position would grow the cache without bound.
 
     >>> from yatzy_core.game.rules import get_rules
     >>> r = subgame_rules(get_rules("maxi-yatzy"), set(get_rules("maxi-yatzy").box_names[:5]), 60)
@@ -46,9 +47,9 @@ def subgame_rules(rules: Rules, used, upper_total: int) -> Rules:
     room = sum(b.face * rules.n_dice for b in boxes if b.is_upper and b.name not in used)
     bonus = rules.upper_bonus if rules.tracks_upper and 0 < missing <= room else 0
     yahtzee_box = rules.yahtzee_box if rules.yahtzee_box in {b.name for b in boxes} else None
-    return rules.with_(name=f"{rules.name}-rest", boxes=boxes, upper_bonus=bonus, yahtzee_box=yahtzee_box,
+    return never_cache(rules.with_(name=f"{rules.name}-rest", boxes=boxes, upper_bonus=bonus, yahtzee_box=yahtzee_box,
                        upper_bonus_threshold=missing if bonus else rules.upper_bonus_threshold,
-                       description=f"the open boxes of {rules.name}, {max(missing, 0)} upper points to the bonus")
+                       description=f"the open boxes of {rules.name}, {max(missing, 0)} upper points to the bonus"))
 
 
 def _card(rules: Rules, used, upper_total) -> frozenset[str]:

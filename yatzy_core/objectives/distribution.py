@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..engine.cache import CacheError, cache_path, cached, read_trusted, write_trusted
+from ..engine.cache import CacheError, cache_path, cached_for, read_trusted, write_trusted
 from ..engine.compiled.forward import push_layers, start_rows
 from ..game.checks import real_number, true_or_false
 from ..game.rules import Rules, get_rules
@@ -188,10 +188,8 @@ def optimal_play(rules: str | Rules, use_cache: bool = True, progress: bool = Fa
     def compute() -> OptimalPlay:
         return forward(solution_for(rules, solution, use_cache=use_cache, progress=progress),
                        distribution=True, progress=progress)
-    if not use_cache:
-        return compute()
-    return cached(play_path(rules), lambda p: load_play(p, rules), compute,
-                  lambda play, p: save_play(play, p, rules))
+    return cached_for(rules, "play", lambda p: load_play(p, rules), compute,
+                      lambda play, p: save_play(play, p, rules), use_cache)
 
 
 def score_distribution(rules: str | Rules, **options) -> ScoreDistribution:

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..engine.compiled.forward import Rows, push_layers
 from ..engine.compiled.policy_turn import TARGET_MODE
-from ..engine.position import Position
+from ..engine.position import Position, most_points, upper_totals
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution
 from ..engine.turn import ExpUtility, TargetLanes, box_values, evaluate, score_box
@@ -125,8 +125,22 @@ def _where(where, rules, space, points, table="solution") -> tuple[int, Position
     if isinstance(where, (int, np.integer)) and not isinstance(where, bool):
         if not 0 <= where < space.size or not space.reachable[where]:
             raise ValueError(f"state {where} is not a reachable turn state of {rules.name!r}")
+        most = _state_most_points(space, int(where))
+        if points > most:
+            raise ValueError(f"points {points} is more than a card in state {where} can hold: at most {most}")
         return int(where), None
     raise TypeError(f"where must be a state index or an Position, got {type(where).__name__}")
+
+
+def _state_most_points(space: StateSpace, state: int) -> int:
+    """`position.most_points` of a turn state, whose upper total is stored capped at the
+    threshold (a capped one may be anything the used upper boxes can make)."""
+    mask, upper, flag = (int(x) for x in space.decode(state))
+    rules = space.rules
+    used = {b.name for i, b in enumerate(rules.boxes) if mask >> i & 1}
+    if not rules.tracks_upper or upper >= rules.upper_cap:
+        upper = max(upper_totals(rules, used))
+    return most_points(rules, used, upper, bool(flag))
 
 
 def mean_turn(space: StateSpace, state: int):

@@ -21,26 +21,35 @@ Exponential utility needs no augmentation (exp(theta (a + b)) = exp(theta a) exp
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import re
+import struct
 import time
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from ..game.checks import real_number, whole_number
-from ..engine.cache import CacheError, cache_path, cached, layout_digest, read_trusted, write_trusted
+from ..engine.cache import (CacheError, CacheWarning, cache_path, cacheable, cached, cached_for, layout_digest,
+                            prune, read_trusted, write_trusted)
 from ..engine.compiled.layout import Settings, Tables, vectorizing, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from ..engine.compiled.target_kernel import CHUNK, solve_states
 from ..engine.turn import ExpUtility
 
-__all__ = ["N_MAX", "Targets", "bands", "max_total", "table_cap", "solve_targets", "target_table", "solve_risk",
-           "risk_table", "theta_range", "check_theta", "check_utilities", "certainty_equivalent", "cached_caps"]
+__all__ = ["TARGET_WIDTH", "Targets", "bands", "max_total", "default_cap", "table_cap", "solve_targets",
+           "target_table", "solve_risk", "risk_table", "theta_range", "check_theta", "check_utilities",
+           "certainty_equivalent", "cached_caps"]
 
 FORMAT = 2
-N_MAX = {"yahtzee-no-bonus": 375, "yahtzee": 500, "yatzy": 374}   # default caps (n_max)
+TARGET_WIDTH = 500   # a speed choice: the widest default table (yahtzee's 1575 points are far past any goal
+                     # played for; a goal above is answered from a table to the rules' most, or at once)
 
 
 @lru_cache(maxsize=None)
@@ -73,6 +82,16 @@ def max_total(rules: Rules) -> int:
     above it can be reached, and exp(theta * points) is bounded by it."""
     space = StateSpace(rules)
     return int(most_gain(space, [space.index(0, 0, 0)])[0])
+
+
+def default_cap(rules: Rules) -> int:
+    """The n_max a table is solved to unless asked otherwise: every reachable total up to
+    TARGET_WIDTH (from the rules, never their name or a file's).
+
+    >>> [default_cap(get_rules(n)) for n in ("yahtzee-no-bonus", "yahtzee", "yatzy")]
+    [375, 500, 374]
+    """
+    return min(max_total(rules), TARGET_WIDTH)
 
 
 def bands(space: StateSpace, n_max: int, states) -> np.ndarray:
@@ -162,8 +181,7 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     `within`: solve only the states whose used boxes include these (the subgame of a late
     position). dtype float32 halves the table and the time, to about 1e-6."""
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
-    n_max = N_MAX.get(rules.name, 400) if n_max is None else n_max
-    whole_number("n_max", n_max)
+    n_max = default_cap(rules) if n_max is None else whole_number("n_max", n_max)
     within = _within(within, rules)
     space, (s, t) = StateSpace(rules), tables(rules)
     start = time.perf_counter()
@@ -189,67 +207,82 @@ def _save(targets: Targets, path) -> None:
                   layout=layout_digest(targets.space))
 
 
-def _load(path, rules: Rules, n_max: int) -> Targets:
+def _load(path, rules: Rules, n_max: int, dtype) -> Targets:
+    """A whole table read back; CacheError unless the file holds these rules (`read_trusted`:
+    fingerprint, version, checksum, states), this n_max and float type, and one number per
+    entry of the bands of this n_max (n_max comes from the rules, never from the file)."""
     space = StateSpace(rules)
     fields = read_trusted(path, rules, FORMAT, layout_digest(space))
-    if int(fields["n_max"]) != n_max:
-        raise CacheError(f"{path} holds targets up to {int(fields['n_max'])}, not {n_max}")
+    stored, wanted = (int(fields["n_max"]), str(fields["dtype"])), (n_max, np.dtype(dtype).name)
+    if stored != wanted:
+        raise CacheError(f"{path} holds targets up to {stored[0]} in {stored[1]}, not {n_max} in {wanted[1]}")
     layers, band, offset, used = _layout(space, n_max, 0)
     for layer, _, reps in layers:
         band[layer], offset[layer] = band[reps], offset[reps]
-    data = fields["numbers"].astype(str(fields["dtype"]))
-    if len(data) != max(used, 1):
-        raise CacheError(f"{path} is damaged (holds {len(data)} numbers, {used} expected)")
-    return Targets(rules, n_max, band, offset, data, float(fields["seconds"]))
+    if len(fields["numbers"]) != max(used, 1):
+        raise CacheError(f"{path} is damaged (holds {len(fields['numbers'])} numbers, {used} expected)")
+    return Targets(rules, n_max, band, offset, fields["numbers"].astype(wanted[1]), float(fields["seconds"]))
 
 
 def table_cap(rules: Rules, n_max: int) -> int:
-    """The n_max a whole table answering `n_max` is solved to: the default cap, or past it every
+    """The n_max a whole table answering `n_max` is solved to: `default_cap`, or past it every
     reachable total, so that one table (two at most) serves every goal of a rule set."""
-    top = max_total(rules)
-    default = min(N_MAX.get(rules.name, 400), top)
-    return default if n_max <= default else top
+    default = default_cap(rules)
+    return default if n_max <= default else max_total(rules)
 
 
 def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool = True,
                  dtype=np.float32) -> Targets:
     """A whole table of a rule set that answers every target up to `n_max`: the smallest cached
-    one that does, else one solved to `table_cap` (and cached), never past `max_total`."""
+    one that does, else one solved to `table_cap` (and cached), never past `max_total`. A
+    larger cached table that cannot be trusted is not rebuilt for a smaller goal."""
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
-    n_max = N_MAX.get(rules.name, 400) if n_max is None else whole_number("n_max", n_max)
+    n_max = default_cap(rules) if n_max is None else whole_number("n_max", n_max)
     n_max = min(n_max, max_total(rules))
-    if not use_cache:
+    if not use_cache or not cacheable(rules):
         return solve_targets(rules, n_max, dtype=dtype)
-    cap = next((c for c in cached_caps(rules, dtype) if c >= n_max), table_cap(rules, n_max))
-    make = lambda: solve_targets(rules, cap, dtype=dtype)  # noqa: E731
-    path = cache_path(rules, f"targets-{cap}-{np.dtype(dtype).name}")
-    try:                                   # the file read last, unchanged since: no second read
-        stat = path.stat()
-        key = (str(path), stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        key = None
-    if key is not None and _LAST_READ.get("key") == key:
-        return _LAST_READ["table"]
-    table = cached(path, lambda p: _load(p, rules, cap), make, _save)
-    if key is not None:
-        _LAST_READ.update(key=key, table=table)
-    return table
+    cap = table_cap(rules, n_max)
+    for larger in (c for c in cached_caps(rules, dtype) if n_max <= c != cap):
+        path = _table_file(rules, larger, dtype)
+        try:
+            return _read_table(path, rules, larger, dtype)
+        except Exception as err:   # damaged or foreign (as `cached` takes it): solve the smaller one
+            warnings.warn(f"yatzy-core cache: a larger table is not used, solved to {cap} instead: {err}"[:300],
+                          CacheWarning, stacklevel=2)
+            break
+    return cached(_table_file(rules, cap, dtype), lambda p: _read_table(p, rules, cap, dtype),
+                  lambda: solve_targets(rules, cap, dtype=dtype), _save)
 
 
 _LAST_READ: dict = {}   # the whole table read last (a widget asks again on every change)
 
 
+def _read_table(path: Path, rules: Rules, cap: int, dtype) -> Targets:
+    """`_load`, unless the same file (unchanged since) was read last for these rules."""
+    stat = path.stat()   # a missing file: FileNotFoundError, as `cached` expects
+    key = (str(path), stat.st_mtime_ns, stat.st_size, rules, cap, np.dtype(dtype).name)
+    if _LAST_READ.get("key") != key:
+        _LAST_READ.clear()
+        _LAST_READ.update(table=_load(path, rules, cap, dtype), key=key)
+    return _LAST_READ["table"]
+
+
+def _table_file(rules: Rules, cap: int, dtype) -> Path:
+    return cache_path(rules, f"targets-{cap}-{np.dtype(dtype).name}")
+
+
 def cached_caps(rules: Rules, dtype=np.float32) -> list[int]:
-    """The n_max of every target table of these rules in the cache, smallest first (a file is
-    only trusted when it is read: `target_table`)."""
-    probe = cache_path(rules, f"targets-0-{np.dtype(dtype).name}")
-    head, tail = probe.name.split("-targets-0-")
-    caps = []
-    for path in probe.parent.glob(f"{head}-targets-*-{tail}"):
-        middle = path.name[len(head) + len("-targets-"):-len(tail) - 1]
-        if middle.isdigit():
-            caps.append(int(middle))
-    return sorted(caps)
+    """The caps of these rules' whole tables (`default_cap`, `max_total`) whose files are in the
+    cache, smallest first. The names are made from the rules' caps, never parsed: a file of any
+    other cap is foreign and ignored. A file is only trusted when it is read (`target_table`)."""
+    if not cacheable(rules):
+        return []
+    found = []
+    for cap in sorted({default_cap(rules), max_total(rules)}):
+        with contextlib.suppress(OSError):
+            if _table_file(rules, cap, dtype).exists():
+                found.append(cap)
+    return found
 
 
 # ---- exponential utility -------------------------------------------------------------------------
@@ -329,33 +362,40 @@ def check_utilities(utilities, space: StateSpace, theta: float) -> np.ndarray:
     return table
 
 
+RISK_TABLES = 8   # risk tables kept per rule set (one number per state each): the least recently used go
+
+
 def _risk_kind(theta: float) -> str:
-    """The cache-file kind of one theta: sign as a letter, since '-' and '+' both become '-'."""
-    return f"risk-{'n' if theta < 0 else 'p'}{abs(theta):.12g}"
+    """The cache-file kind of one theta: its float64's bits (sign included) in hex, so that
+    thetas equal to 12 digits or any other rounding still get files of their own."""
+    return "risk-" + struct.pack(">d", theta).hex()
 
 
 def risk_table(rules: Rules, theta: float, use_cache: bool = True) -> np.ndarray:
     """(space.size,) utilities of every state for one theta (`solve_risk`), from the cache when a
-    trustworthy file is there: a whole game costs seconds per theta, a cached table a read.
+    trustworthy file is there: a whole game costs seconds per theta, a cached table a read. At
+    most RISK_TABLES thetas of a rule set stay cached (any theta is a new file).
 
     >>> _risk_kind(-0.05), _risk_kind(0.05)
-    ('risk-n0.05', 'risk-p0.05')
+    ('risk-bfa999999999999a', 'risk-3fa999999999999a')
     """
     theta = check_theta(theta, rules)
     make = lambda: solve_risk(rules, [theta])[:, 0]  # noqa: E731
-    if not use_cache:
-        return make()
     space = StateSpace(rules)
 
     def load(path):
         fields = read_trusted(path, rules, FORMAT, layout_digest(space))
         if float(fields["theta"]) != theta or fields["numbers"].shape != (space.size,):
             raise CacheError(f"{path} holds another theta or size")
+        with contextlib.suppress(OSError):
+            os.utime(path)            # read now: the last of the RISK_TABLES to be pruned
         return fields["numbers"]
 
     def save(utilities, path):
         write_trusted(path, rules, utilities, FORMAT, theta=theta, layout=layout_digest(space))
-    return cached(cache_path(rules, _risk_kind(theta)), load, make, save)
+        family = re.compile(re.escape(path.name[:-len(_risk_kind(theta)) - 4]) + r"risk-[0-9a-f]{16}\.npz")
+        prune(path, family, RISK_TABLES)
+    return cached_for(rules, _risk_kind(theta), load, make, save, use_cache)
 
 
 def certainty_equivalent(utility, theta) -> np.ndarray:
