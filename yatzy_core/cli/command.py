@@ -80,8 +80,9 @@ def run_solve(args) -> int:
         print(f"std: {solution.std:.4f} ({time.perf_counter() - start:.2f} s)")
     if args.goal is not None:
         from ..objectives.distribution import score_distribution
-        from ..objectives.targets import max_total, target_table
-        targets = None if args.goal > max_total(rules) else target_table(rules, args.goal, use_cache=not args.no_cache)
+        from ..objectives.targets import max_total
+        from .long_work import goal_table
+        targets = None if args.goal > max_total(rules) else goal_table(rules, args.goal, not args.no_cache)
         reach, seconds = (0.0, 0.0) if targets is None else (targets.p_at_least(args.goal), targets.seconds)
         mean_play = score_distribution(rules, use_cache=not args.no_cache).p_at_least(args.goal)
         print(f"P(final >= {args.goal}): playing to reach it {reach:.6f}, "
@@ -142,9 +143,27 @@ def position_of(args) -> Position:
 
 def run_advise(args) -> int:
     position = position_of(args)
-    ranked = advise(position, use_cache=not args.no_cache, objective=objective_of(args, position))
+    objective = objective_of(args, position)
+    if isinstance(objective, (AtLeast, Beat)):
+        _goal_table_ahead(position, objective.goal, not args.no_cache)
+    ranked = advise(position, use_cache=not args.no_cache, objective=objective)
     _print_advice(args, position, ranked[:args.top])
     return 0
+
+
+def _goal_table_ahead(position: Position, goal: AtLeast, use_cache: bool) -> None:
+    """An early position's goal reads the rule set's whole target table: when it must be solved
+    first (a minute or more), say so and solve it here with a bar; the advice then reads it."""
+    from ..advice.objective_advice import quick_targets
+    from .long_work import announce, goal_table, target_seconds
+    need = max(goal.total - goal.points, 0)
+    if quick_targets(position, need):
+        return
+    if use_cache:
+        goal_table(position.rules, need)
+    else:
+        announce(f"solving the whole target table of {position.rules.name} (every total up to {need})",
+                 target_seconds(position.rules, need, True, False))
 
 
 def objective_of(args, position: Position):

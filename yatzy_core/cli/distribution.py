@@ -94,12 +94,17 @@ def play_of(rules, use_cache: bool, progress: bool, goal=None, theta=None):
     """The OptimalPlay of max-mean play, or of playing for `goal` points or risk `theta`."""
     from ..objectives.distribution import optimal_play
     from ..objectives.policy_play import risk_play, target_play
-    from ..objectives.targets import risk_table, target_table
+    from ..objectives.targets import risk_table
+    from .long_work import announce, goal_table, risk_seconds
 
     if theta is not None:
-        return risk_play(rules, theta, risk_table(rules, theta, use_cache=use_cache))
+        if progress:
+            announce(f"solving the risk table of {rules.name} for theta {theta:g} and playing its policy forward",
+                     risk_seconds(rules))
+        return risk_play(rules, theta, risk_table(rules, theta, use_cache=use_cache, progress=progress),
+                         progress=progress)
     if goal is not None:
-        return target_play(target_table(rules, goal, use_cache=use_cache), goal)
+        return target_play(goal_table(rules, goal, use_cache, progress, forward=progress), goal, progress=progress)
     return optimal_play(rules, use_cache=use_cache, progress=progress)
 
 

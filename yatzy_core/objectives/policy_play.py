@@ -39,17 +39,18 @@ __all__ = ["policy_play", "target_play", "risk_play", "target_distribution", "ri
 
 
 def policy_play(space: StateSpace, mode: int, goal: int = 0, targets: Targets | None = None,
-                utilities: np.ndarray | None = None, theta: float = 0.0, start=None) -> OptimalPlay:
+                utilities: np.ndarray | None = None, theta: float = 0.0, start=None,
+                progress: bool = False) -> OptimalPlay:
     """The exact results of playing the mean (MEAN_MODE), a goal of `goal` points in all with
     `targets` (TARGET_MODE) or exponential utility (RISK_MODE: `utilities` of `theta`), from
     `start` = (states, points so far, probabilities) (default: the empty card), by the
     compiled forward pass (`policy_forward.push_policy`). Ties between choices equally good for
-    the policy are broken by the mean (`policy_turn`)."""
+    the policy are broken by the mean (`policy_turn`). progress: a tqdm bar of the turns."""
     rules = space.rules
     pt = policy_tables(space, mode, targets, utilities, theta)
     rows = start_rows(*(start or ([space.index(0, 0, 0)], [0], [1.0])))
     clock = time.perf_counter()
-    final, acc = push_policy(space, rows, pt, int(goal), kind_box(rules))
+    final, acc = push_policy(space, rows, pt, int(goal), kind_box(rules), progress)
     n = space.n_boxes
     expectations = {name: float(v) for name, v in zip(rules.box_names, acc[:n])}
     expectations.update(upper_bonus=float(acc[n]), yahtzee_bonus=float(acc[n + 1]),
@@ -74,21 +75,22 @@ def policy_tables(space: StateSpace, mode: int, targets: Targets | None = None,
                         *score_classes(tables(space.rules)[1].score))
 
 
-def target_play(targets: Targets, goal: int, start=None) -> OptimalPlay:
+def target_play(targets: Targets, goal: int, start=None, progress: bool = False) -> OptimalPlay:
     """The exact results of playing every turn to reach `goal` points in all (the target policy)."""
     goal = whole_number("goal", goal)
     if goal > targets.n_max:
         raise ValueError(f"goal must be at most the table's n_max {targets.n_max}, got {goal}")
-    return policy_play(targets.space, TARGET_MODE, goal, targets=targets, start=start)
+    return policy_play(targets.space, TARGET_MODE, goal, targets=targets, start=start, progress=progress)
 
 
-def risk_play(rules: Rules, theta: float, utilities: np.ndarray, start=None) -> OptimalPlay:
+def risk_play(rules: Rules, theta: float, utilities: np.ndarray, start=None,
+              progress: bool = False) -> OptimalPlay:
     """The exact results of maximising E[sign(theta) exp(theta * points)] (`utilities`: its table)."""
     space = StateSpace(get_rules(rules))
     theta = check_theta(theta, space.rules)
     # the kernel's type and layout: a column of solve_risk's table would compile the kernels again
     utilities = np.ascontiguousarray(check_utilities(utilities, space, theta), np.float64)
-    return policy_play(space, RISK_MODE, utilities=utilities, theta=theta, start=start)
+    return policy_play(space, RISK_MODE, utilities=utilities, theta=theta, start=start, progress=progress)
 
 
 def target_distribution(targets: Targets, goal: int) -> np.ndarray:

@@ -33,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from tqdm.auto import tqdm
 
 from ..game.checks import real_number, whole_number
 from ..engine.cache import (CacheError, CacheWarning, cache_path, cacheable, cached, cached_for, layout_digest,
@@ -175,11 +176,12 @@ def _run(s: Settings, t: Tables, states, data, offset, band, pad, risk, weight):
 
 
 def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
-                  dtype=np.float64) -> Targets:
+                  dtype=np.float64, progress: bool = False) -> Targets:
     """V(s, n) for n = 0 .. n_max by one backward pass (compiled, vectorised over n).
 
     `within`: solve only the states whose used boxes include these (the subgame of a late
-    position). dtype float32 halves the table and the time, to about 1e-6."""
+    position). dtype float32 halves the table and the time, to about 1e-6. progress: a tqdm
+    bar of the states solved (a whole table takes a minute or more)."""
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     n_max = default_cap(rules) if n_max is None else whole_number("n_max", n_max)
     within = _within(within, rules)
@@ -187,9 +189,12 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     start = time.perf_counter()
     layers, band, offset, used = _layout(space, n_max, within)
     data = np.zeros(max(used, 1), dtype=dtype)
-    for layer, distinct, reps in layers:
-        _run(s, t, distinct, data, offset, band, _pad(s, t), False, np.ones((1, 1)))
-        band[layer], offset[layer] = band[reps], offset[reps]
+    with tqdm(total=sum(len(d) for _, d, _ in layers), desc=f"target table {rules.name}", unit="state",
+              disable=not progress, leave=False) as bar:
+        for layer, distinct, reps in layers:
+            _run(s, t, distinct, data, offset, band, _pad(s, t), False, np.ones((1, 1)))
+            band[layer], offset[layer] = band[reps], offset[reps]
+            bar.update(len(distinct))
     return Targets(rules, int(n_max), band, offset, data, time.perf_counter() - start)
 
 
@@ -232,7 +237,7 @@ def table_cap(rules: Rules, n_max: int) -> int:
 
 
 def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool = True,
-                 dtype=np.float32) -> Targets:
+                 dtype=np.float32, progress: bool = False) -> Targets:
     """A whole table of a rule set that answers every target up to `n_max`: the smallest cached
     one that does, else one solved to `table_cap` (and cached), never past `max_total`. A
     larger cached table that cannot be trusted is not rebuilt for a smaller goal."""
@@ -240,7 +245,7 @@ def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool =
     n_max = default_cap(rules) if n_max is None else whole_number("n_max", n_max)
     n_max = min(n_max, max_total(rules))
     if not use_cache or not cacheable(rules):
-        return solve_targets(rules, n_max, dtype=dtype)
+        return solve_targets(rules, n_max, dtype=dtype, progress=progress)
     cap = table_cap(rules, n_max)
     for larger in (c for c in cached_caps(rules, dtype) if n_max <= c != cap):
         path = _table_file(rules, larger, dtype)
@@ -251,7 +256,7 @@ def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool =
                           CacheWarning, stacklevel=2)
             break
     return cached(_table_file(rules, cap, dtype), lambda p: _read_table(p, rules, cap, dtype),
-                  lambda: solve_targets(rules, cap, dtype=dtype), _save)
+                  lambda: solve_targets(rules, cap, dtype=dtype, progress=progress), _save)
 
 
 _LAST_READ: dict = {}   # the whole table read last (a widget asks again on every change)
@@ -287,11 +292,12 @@ def cached_caps(rules: Rules, dtype=np.float32) -> list[int]:
 
 # ---- exponential utility -------------------------------------------------------------------------
 
-def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
+def solve_risk(rules: str | Rules, thetas, within: int = 0, progress: bool = False) -> np.ndarray:
     """(space.size, len(thetas)) best E[sign(theta) exp(theta * points still to come)] of every
     state (whose used boxes include `within`), one lane per theta (no augmentation: utility is
     multiplicative). Each theta within `theta_range`: the values are then finite, normal
-    numbers. Plain maxima: only the value is kept, so ties need no rule here."""
+    numbers. Plain maxima: only the value is kept, so ties need no rule here. progress: a
+    tqdm bar of the turns solved."""
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     thetas = np.array([check_theta(t, rules) for t in np.atleast_1d(thetas).tolist()], dtype=np.float64)
     if not len(thetas):
@@ -306,7 +312,9 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0) -> np.ndarray:
     data = np.zeros(space.size * len(thetas))
     offset = np.arange(space.size, dtype=np.int64) * len(thetas)
     band = np.full(space.size, len(thetas), dtype=np.int64)
-    for layer, distinct, reps in space.backward(space.n_boxes, within):
+    layers = tqdm(space.backward(space.n_boxes, within), total=space.n_boxes + 1, unit="turn",
+                  desc=f"risk table {rules.name}", disable=not progress, leave=False)
+    for layer, distinct, reps in layers:
         if len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes:
             data.reshape(space.size, -1)[layer] = np.sign(thetas)
             continue
@@ -371,7 +379,7 @@ def _risk_kind(theta: float) -> str:
     return "risk-" + struct.pack(">d", theta).hex()
 
 
-def risk_table(rules: Rules, theta: float, use_cache: bool = True) -> np.ndarray:
+def risk_table(rules: Rules, theta: float, use_cache: bool = True, progress: bool = False) -> np.ndarray:
     """(space.size,) utilities of every state for one theta (`solve_risk`), from the cache when a
     trustworthy file is there: a whole game costs seconds per theta, a cached table a read. At
     most RISK_TABLES thetas of a rule set stay cached (any theta is a new file).
@@ -380,7 +388,7 @@ def risk_table(rules: Rules, theta: float, use_cache: bool = True) -> np.ndarray
     ('risk-bfa999999999999a', 'risk-3fa999999999999a')
     """
     theta = check_theta(theta, rules)
-    make = lambda: solve_risk(rules, [theta])[:, 0]  # noqa: E731
+    make = lambda: solve_risk(rules, [theta], progress=progress)[:, 0]  # noqa: E731
     space = StateSpace(rules)
 
     def load(path):

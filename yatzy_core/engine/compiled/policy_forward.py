@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import get_num_threads, njit, prange
+from tqdm.auto import tqdm
 
 from .forward import Rows, _rep, _trim
 from .layout import LANES, tables, vectorizing
@@ -41,11 +42,11 @@ def _most_so_far(space: StateSpace, states) -> np.ndarray:
 
 
 def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
-                kind_box: int) -> tuple[Rows, np.ndarray]:
+                kind_box: int, progress: bool = False) -> tuple[Rows, np.ndarray]:
     """Push `rows` (one layer) to the full card under the policy of `pt` (a target policy plays
     for `goal` points in all). Returns the final rows and (n_boxes + 4) sums: each box's
     expected points, then the upper bonus, the Yahtzee bonus, P(upper bonus) and P(kind box
-    scored with points)."""
+    scored with points). progress: a tqdm bar of the turns played (a pass can take minutes)."""
     s, t = tables(space.rules)
     room = space.upper_room
     parts = 2 * get_num_threads()   # next states split among parts: no row has two writers
@@ -53,7 +54,8 @@ def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
     where = np.full(space.size, -1, dtype=np.int64)
     pool = [np.empty(CHUNK_BYTES // 8, np.int64), np.empty(CHUNK_BYTES // 8)]
     first = int(space.boxes_used[space.decode(rows.states[0])[0]]) if len(rows.states) else space.n_boxes
-    for k in range(first, space.n_boxes):
+    for k in tqdm(range(first, space.n_boxes), desc=f"playing {space.rules.name} forward", unit="turn",
+                  disable=not progress, leave=False):
         layer = space.layer(k + 1)
         reps = np.unique(space.representatives(layer))
         width = _most_so_far(space, reps) + 1
