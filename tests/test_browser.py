@@ -19,6 +19,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
@@ -140,10 +141,18 @@ def voila(tmp_path_factory, solutions):
         yield url
 
 
+LOCAL = {"127.0.0.1", "localhost"}
+
+
 def open_page(browser, url, **options):
-    """A new tab showing the page, once its last widget is drawn."""
+    """A new tab showing the page, once its last widget is drawn. `page.elsewhere` collects
+    every request to another host than this machine, `page.failed` every request that failed."""
     page = browser.new_page(**options)
     page.set_default_timeout(WAIT_MS)
+    page.elsewhere, page.failed = [], []
+    page.on("request", lambda r: urlsplit(r.url).scheme in ("http", "https")
+            and urlsplit(r.url).hostname not in LOCAL and page.elsewhere.append(r.url))
+    page.on("requestfailed", lambda r: page.failed.append(f"{r.url}: {r.failure}"))
     page.goto(url, timeout=START_S * 1000)
     page.locator(".yc-coach-status").wait_for(timeout=START_S * 1000)   # last widget shown
     return page
@@ -201,6 +210,52 @@ def test_explorer_shows_the_packages_advice(page, solutions):
     expect(chart.locator(".gtitle")).to_contain_text("Top 10 keepers: expected points still to come")
     expect(chart.locator(".ytick").last).to_contain_text(after)        # best bar on top
     shot(page.locator(".yc-explorer"), "explorer.png")
+
+
+# Where the explorer at a phone's width is cut or squeezed: each button or label that runs past
+# the screen's right edge or is cut inside its own box (its text wider than itself), each element
+# of the explorer or around it that scrolls sideways (a wide formula elsewhere on the page may
+# scroll in its own box), the dice's tops, and the drawn chart's box against the explorer's.
+PHONE_FAULTS = """() => {
+  const explorer = document.querySelector(".yc-explorer"), screen = document.documentElement.clientWidth;
+  const cut = [...explorer.querySelectorAll("button, label, .widget-label, .widget-label-basic")]
+    .filter(e => e.getBoundingClientRect().width > 0)                    // shown (not a hidden box)
+    .filter(e => e.getBoundingClientRect().right > screen || e.scrollWidth > e.clientWidth)
+    .map(e => `${e.className}: ${e.textContent.trim()}`);
+  const around = [];                                                     // the page's scrollers
+  for (let e = explorer.parentElement; e; e = e.parentElement) around.push(e);
+  const scrolls = [document.scrollingElement, ...around, explorer, ...explorer.querySelectorAll("*")]
+    .filter(e => e === document.scrollingElement || ["auto", "scroll"].includes(getComputedStyle(e).overflowX))
+    .filter(e => e.scrollWidth > e.clientWidth).map(e => e.className || e.tagName);
+  const dice = [...explorer.querySelectorAll(".yc-explorer-dice .yc-die")].map(d => d.getBoundingClientRect().top);
+  const chart = explorer.querySelector(".js-plotly-plot .main-svg").getBoundingClientRect();
+  const box = explorer.getBoundingClientRect();
+  return {cut, scrolls, dice, chart: [chart.left, chart.right], explorer: [box.left, box.right], screen};
+}"""
+
+
+def test_the_explorer_fits_a_phone(page):
+    """At 390 px the explorer's dice stay in one row, no button or label is cut, the chart is
+    drawn within the width (plotly measures its box again) and nothing scrolls sideways."""
+    desktop = page.viewport_size
+    page.set_viewport_size(PHONE)
+    try:
+        dice = page.evaluate(PHONE_FAULTS)["dice"]
+        assert len(dice) == 5 and len(set(dice)) == 1, dice                       # one row
+        page.wait_for_function("""() => {                        // plotly drew at the new width
+            const svg = document.querySelector(".yc-explorer .js-plotly-plot .main-svg");
+            return svg.getBoundingClientRect().right <= document.querySelector(".yc-explorer").getBoundingClientRect().right;
+        }""", timeout=WAIT_MS)
+        faults = page.evaluate(PHONE_FAULTS)
+        assert faults["cut"] == [], faults["cut"]
+        assert faults["scrolls"] == [], faults["scrolls"]
+        left, right = faults["chart"]
+        assert faults["explorer"][0] <= left and right <= faults["explorer"][1] <= PHONE["width"], faults
+        page.locator(".yc-explorer .js-plotly-plot").scroll_into_view_if_needed()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "explorer-phone.png"))
+    finally:
+        page.set_viewport_size(desktop)
 
 
 def shot(locator, name: str) -> Path:
