@@ -61,6 +61,10 @@ def free_port() -> int:
 PORT_TAKEN = "no available port could be found"   # Voilà's words when the port went to another process
 RUNNING = "is running at"                          # ... and once it has bound its own
 TRIES = 3
+# The notebooks' Voila template (share/jupyter/voila/templates/yatzy-core) as this checkout has it,
+# ahead of any copy an earlier install left in the environment
+VOILA_ENV = {**os.environ, "JUPYTER_PATH": os.pathsep.join(
+    p for p in (str(ROOT / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")) if p)}
 
 
 @contextlib.contextmanager
@@ -75,7 +79,7 @@ def voila_server(notebook: Path, log: Path):
             server = subprocess.Popen(
                 [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
                  "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
-                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=VOILA_ENV)
             try:
                 if _wait_for_voila(server, url, log, attempt):
                     yield url
@@ -144,15 +148,20 @@ def voila(tmp_path_factory, solutions):
 LOCAL = {"127.0.0.1", "localhost"}
 
 
-def open_page(browser, url, **options):
-    """A new tab showing the page, once its last widget is drawn. `page.elsewhere` collects
-    every request to another host than this machine, `page.failed` every request that failed."""
-    page = browser.new_page(**options)
-    page.set_default_timeout(WAIT_MS)
+def watched(page):
+    """The page, with `page.elsewhere` collecting every request to another host than this
+    machine (a font or script from a CDN) and `page.failed` every request that failed."""
     page.elsewhere, page.failed = [], []
     page.on("request", lambda r: urlsplit(r.url).scheme in ("http", "https")
             and urlsplit(r.url).hostname not in LOCAL and page.elsewhere.append(r.url))
     page.on("requestfailed", lambda r: page.failed.append(f"{r.url}: {r.failure}"))
+    return page
+
+
+def open_page(browser, url, **options):
+    """A new tab showing the page (`watched`), once its last widget is drawn."""
+    page = watched(browser.new_page(**options))
+    page.set_default_timeout(WAIT_MS)
     page.goto(url, timeout=START_S * 1000)
     page.locator(".yc-coach-status").wait_for(timeout=START_S * 1000)   # last widget shown
     return page
@@ -210,6 +219,7 @@ def test_explorer_shows_the_packages_advice(page, solutions):
     expect(chart.locator(".gtitle")).to_contain_text("Top 10 keepers: expected points still to come")
     expect(chart.locator(".ytick").last).to_contain_text(after)        # best bar on top
     shot(page.locator(".yc-explorer"), "explorer.png")
+    assert page.elsewhere == [] and page.failed == []    # all from this Voila, nothing failed
 
 
 # Where the explorer at a phone's width is cut or squeezed: each button or label that runs past
@@ -408,7 +418,7 @@ RULES_NOTEBOOK = ROOT / "notebooks" / "09_changing_the_rules.ipynb"
 def rules_page(browser, tmp_path_factory):
     """Notebook 09 served by Voilà, open in a tab once its rules editor shows a solved result."""
     with voila_server(RULES_NOTEBOOK, tmp_path_factory.mktemp("voila-09") / "voila.log") as url:
-        page = browser.new_page(viewport={"width": 1024, "height": 1000})   # a picture with little margin
+        page = watched(browser.new_page(viewport={"width": 1024, "height": 1000}))   # a picture with little margin
         page.set_default_timeout(WAIT_MS)
         page.goto(url, timeout=START_S * 1000)
         page.locator(".yc-rules-editor .yc-headline b").first.wait_for(timeout=START_S * 1000)
@@ -449,5 +459,6 @@ def test_rules_editor_re_solves_a_changed_rule(rules_page):
     expect(page.locator(".yc-rules-editor .yc-status")).to_contain_text("done in")
     expect(page.locator(".yc-rules-editor .yc-message")).to_have_text("")
     assert "Traceback" not in page.content()
+    assert page.elsewhere == [] and page.failed == []
     headline.click()                                           # the readout loses focus
     shot(page.locator(".yc-rules-editor"), "rules-editor.png")   # the site's picture of chapter 09
