@@ -369,10 +369,17 @@ def test_coach_hint_undo_and_log(page, solutions):
 
 
 def test_the_page_fits_a_phone(page):
-    """The same page narrowed to a phone's width."""
+    """The same page narrowed to a phone's width; the links at its top jump to the coach and
+    to the explorer (the coach starts about seven screens down)."""
     desktop = page.viewport_size
     page.set_viewport_size(PHONE)
     try:
+        page.locator(".yc-jump").scroll_into_view_if_needed()       # the top of the page
+        page.locator(".yc-jump a", has_text="the play-along coach").click()   # one tap to the coach
+        expect(page.get_by_role("heading", name="The play-along coach")).to_be_in_viewport()
+        page.locator(".yc-jump a", has_text="the explorer").evaluate("a => a.scrollIntoView()")
+        page.locator(".yc-jump a", has_text="the explorer").click()
+        expect(page.get_by_role("heading", name="The explorer")).to_be_in_viewport()
         page.locator(".yc-coach").scroll_into_view_if_needed()
         for name in ("yc-coach-die-4", "yc-coach-roll", "yc-pad"):
             box = page.locator(f".{name}").bounding_box()
