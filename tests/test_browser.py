@@ -19,6 +19,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
@@ -60,6 +61,10 @@ def free_port() -> int:
 PORT_TAKEN = "no available port could be found"   # Voilà's words when the port went to another process
 RUNNING = "is running at"                          # ... and once it has bound its own
 TRIES = 3
+# The notebooks' Voila template (share/jupyter/voila/templates/yatzy-core) as this checkout has it,
+# ahead of any copy an earlier install left in the environment
+VOILA_ENV = {**os.environ, "JUPYTER_PATH": os.pathsep.join(
+    p for p in (str(ROOT / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")) if p)}
 
 
 @contextlib.contextmanager
@@ -74,7 +79,7 @@ def voila_server(notebook: Path, log: Path):
             server = subprocess.Popen(
                 [sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
                  "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
-                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=VOILA_ENV)
             try:
                 if _wait_for_voila(server, url, log, attempt):
                     yield url
@@ -140,9 +145,22 @@ def voila(tmp_path_factory, solutions):
         yield url
 
 
+LOCAL = {"127.0.0.1", "localhost"}
+
+
+def watched(page):
+    """The page, with `page.elsewhere` collecting every request to another host than this
+    machine (a font or script from a CDN) and `page.failed` every request that failed."""
+    page.elsewhere, page.failed = [], []
+    page.on("request", lambda r: urlsplit(r.url).scheme in ("http", "https")
+            and urlsplit(r.url).hostname not in LOCAL and page.elsewhere.append(r.url))
+    page.on("requestfailed", lambda r: page.failed.append(f"{r.url}: {r.failure}"))
+    return page
+
+
 def open_page(browser, url, **options):
-    """A new tab showing the page, once its last widget is drawn."""
-    page = browser.new_page(**options)
+    """A new tab showing the page (`watched`), once its last widget is drawn."""
+    page = watched(browser.new_page(**options))
     page.set_default_timeout(WAIT_MS)
     page.goto(url, timeout=START_S * 1000)
     page.locator(".yc-coach-status").wait_for(timeout=START_S * 1000)   # last widget shown
@@ -201,6 +219,53 @@ def test_explorer_shows_the_packages_advice(page, solutions):
     expect(chart.locator(".gtitle")).to_contain_text("Top 10 keepers: expected points still to come")
     expect(chart.locator(".ytick").last).to_contain_text(after)        # best bar on top
     shot(page.locator(".yc-explorer"), "explorer.png")
+    assert page.elsewhere == [] and page.failed == []    # all from this Voila, nothing failed
+
+
+# Where the explorer at a phone's width is cut or squeezed: each button or label that runs past
+# the screen's right edge or is cut inside its own box (its text wider than itself), each element
+# of the explorer or around it that scrolls sideways (a wide formula elsewhere on the page may
+# scroll in its own box), the dice's tops, and the drawn chart's box against the explorer's.
+PHONE_FAULTS = """() => {
+  const explorer = document.querySelector(".yc-explorer"), screen = document.documentElement.clientWidth;
+  const cut = [...explorer.querySelectorAll("button, label, .widget-label, .widget-label-basic")]
+    .filter(e => e.getBoundingClientRect().width > 0)                    // shown (not a hidden box)
+    .filter(e => e.getBoundingClientRect().right > screen || e.scrollWidth > e.clientWidth)
+    .map(e => `${e.className}: ${e.textContent.trim()}`);
+  const around = [];                                                     // the page's scrollers
+  for (let e = explorer.parentElement; e; e = e.parentElement) around.push(e);
+  const scrolls = [document.scrollingElement, ...around, explorer, ...explorer.querySelectorAll("*")]
+    .filter(e => e === document.scrollingElement || ["auto", "scroll"].includes(getComputedStyle(e).overflowX))
+    .filter(e => e.scrollWidth > e.clientWidth).map(e => e.className || e.tagName);
+  const dice = [...explorer.querySelectorAll(".yc-explorer-dice .yc-die")].map(d => d.getBoundingClientRect().top);
+  const chart = explorer.querySelector(".js-plotly-plot .main-svg").getBoundingClientRect();
+  const box = explorer.getBoundingClientRect();
+  return {cut, scrolls, dice, chart: [chart.left, chart.right], explorer: [box.left, box.right], screen};
+}"""
+
+
+def test_the_explorer_fits_a_phone(page):
+    """At 390 px the explorer's dice stay in one row, no button or label is cut, the chart is
+    drawn within the width (plotly measures its box again) and nothing scrolls sideways."""
+    desktop = page.viewport_size
+    page.set_viewport_size(PHONE)
+    try:
+        dice = page.evaluate(PHONE_FAULTS)["dice"]
+        assert len(dice) == 5 and len(set(dice)) == 1, dice                       # one row
+        page.wait_for_function("""() => {                        // plotly drew at the new width
+            const svg = document.querySelector(".yc-explorer .js-plotly-plot .main-svg");
+            return svg.getBoundingClientRect().right <= document.querySelector(".yc-explorer").getBoundingClientRect().right;
+        }""", timeout=WAIT_MS)
+        faults = page.evaluate(PHONE_FAULTS)
+        assert faults["cut"] == [], faults["cut"]
+        assert faults["scrolls"] == [], faults["scrolls"]
+        left, right = faults["chart"]
+        assert faults["explorer"][0] <= left and right <= faults["explorer"][1] <= PHONE["width"], faults
+        page.locator(".yc-explorer .js-plotly-plot").scroll_into_view_if_needed()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "explorer-phone.png"))
+    finally:
+        page.set_viewport_size(desktop)
 
 
 def shot(locator, name: str) -> Path:
@@ -304,10 +369,17 @@ def test_coach_hint_undo_and_log(page, solutions):
 
 
 def test_the_page_fits_a_phone(page):
-    """The same page narrowed to a phone's width."""
+    """The same page narrowed to a phone's width; the links at its top jump to the coach and
+    to the explorer (the coach starts about seven screens down)."""
     desktop = page.viewport_size
     page.set_viewport_size(PHONE)
     try:
+        page.locator(".yc-jump").scroll_into_view_if_needed()       # the top of the page
+        page.locator(".yc-jump a", has_text="the play-along coach").click()   # one tap to the coach
+        expect(page.get_by_role("heading", name="The play-along coach")).to_be_in_viewport()
+        page.locator(".yc-jump a", has_text="the explorer").evaluate("a => a.scrollIntoView()")
+        page.locator(".yc-jump a", has_text="the explorer").click()
+        expect(page.get_by_role("heading", name="The explorer")).to_be_in_viewport()
         page.locator(".yc-coach").scroll_into_view_if_needed()
         for name in ("yc-coach-die-4", "yc-coach-roll", "yc-pad"):
             box = page.locator(f".{name}").bounding_box()
@@ -353,7 +425,7 @@ RULES_NOTEBOOK = ROOT / "notebooks" / "09_changing_the_rules.ipynb"
 def rules_page(browser, tmp_path_factory):
     """Notebook 09 served by Voilà, open in a tab once its rules editor shows a solved result."""
     with voila_server(RULES_NOTEBOOK, tmp_path_factory.mktemp("voila-09") / "voila.log") as url:
-        page = browser.new_page(viewport={"width": 1024, "height": 1000})   # a picture with little margin
+        page = watched(browser.new_page(viewport={"width": 1024, "height": 1000}))   # a picture with little margin
         page.set_default_timeout(WAIT_MS)
         page.goto(url, timeout=START_S * 1000)
         page.locator(".yc-rules-editor .yc-headline b").first.wait_for(timeout=START_S * 1000)
@@ -394,5 +466,6 @@ def test_rules_editor_re_solves_a_changed_rule(rules_page):
     expect(page.locator(".yc-rules-editor .yc-status")).to_contain_text("done in")
     expect(page.locator(".yc-rules-editor .yc-message")).to_have_text("")
     assert "Traceback" not in page.content()
+    assert page.elsewhere == [] and page.failed == []
     headline.click()                                           # the readout loses focus
     shot(page.locator(".yc-rules-editor"), "rules-editor.png")   # the site's picture of chapter 09

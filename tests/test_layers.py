@@ -71,7 +71,8 @@ LAYERS = [
     ["cli.study", "cli.distribution", "cli.grade", "cli.export"],
     ["cli.command"],
     ["__main__", "ui.play_for"],                # what the explorer ranks by
-    ["ui.scorecard", "ui.dice_widget", "ui.background", "ui.score_bars"],   # the pad's card, the dice, bars as SVG
+    ["ui.scorecard", "ui.dice_widget", "ui.background", "ui.score_bars",   # the pad's card, the dice, bars as SVG,
+     "ui.fitted_figure"],                        # a plotly figure that fits its box
     ["ui.coach_outlook"],                         # the final score's distribution: coach and explorer
     ["ui.plots", "ui.state_graph", "ui.widgets", "ui.coach_log"],
     ["ui.coach_beat"],

@@ -1,4 +1,5 @@
 """pip and conda installs get the same packages, and CI runs the test command the README names."""
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -92,3 +93,15 @@ def test_the_wheel_lists_every_package_and_its_data():
     assert set(setuptools["packages"]) == code | data
     assert setuptools["package-data"] == {"yatzy_core.game.rulesets": ["*.toml"]}
     assert len(list((ROOT / "yatzy_core" / "game" / "rulesets").glob("*.toml"))) >= 8
+
+
+def test_the_wheel_installs_the_voila_template():
+    """The notebooks' Voila template goes where Voila looks for templates (the environment's
+    share/jupyter/voila/templates/), every file of it, and the notebooks served by Voila use it."""
+    data_files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    folder = "share/jupyter/voila/templates/yatzy-core"
+    assert data_files == {folder: sorted(str(p.relative_to(ROOT)) for p in (ROOT / folder).iterdir())}
+    assert json.loads((ROOT / folder / "conf.json").read_text()) == {"base_template": "lab"}
+    for name in ("07_what_should_i_keep", "09_changing_the_rules"):
+        notebook = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())
+        assert notebook["metadata"]["voila"] == {"template": "yatzy-core"}, name

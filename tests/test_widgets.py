@@ -1,11 +1,14 @@
 """The explorer widget, checked through its model (explorer.update...); the coach: test_widgets_coach.py."""
 import re
 
+import ipywidgets as W
+import plotly.graph_objects as go
 import pytest
 
 from yatzy_core.advice.advisor import advise
 from yatzy_core.engine.position import Position
 from yatzy_core.game.rules import get_rules
+from yatzy_core.ui.fitted_figure import Refit, fitted
 from yatzy_core.ui.widgets import Explorer, advice_table, bar_data
 
 
@@ -242,3 +245,15 @@ def test_a_policy_outlook_from_early_on_is_refused_even_with_a_table(monkeypatch
     early = Position.make("yahtzee-no-bonus", dice="11112")
     with pytest.raises(ValueError, match=f"playing to beat 240 is computed with {OUTLOOK_OPEN} boxes open"):
         policy_outlook(early, "beat", 0, score=240)
+
+
+def test_the_chart_fills_its_box_and_follows_it(explorer):
+    """The explorer's chart has no width of its own: plotly's responsive mode and a Refit beside
+    it (a window resize each time the box changes width) make it fit a phone's screen."""
+    rows = [w for w in explorer.widget.children if isinstance(w, W.Box)]
+    box = next(c for row in rows for c in row.children if "yc-chart" in c._dom_classes)
+    assert box.children[0] is explorer.fig and isinstance(box.children[1], Refit)
+    assert explorer.fig._config["responsive"] and explorer.fig.layout.autosize
+    assert explorer.fig.layout.width is None
+    with pytest.raises(ValueError, match="fig must leave its width to the box"):
+        fitted(go.FigureWidget(layout={"width": 700}))

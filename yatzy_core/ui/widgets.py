@@ -36,11 +36,12 @@ from ..engine.solutions import solution_for
 from .background import reraise
 from .coach_outlook import Outlook
 from .dice_widget import DiceTable
+from .fitted_figure import fitted
 from .play_for import OBJECTIVES, Shown, mean_rows, objective_rows, policy_outlook
 from .scorecard import box_label
 
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",
-           "publish"]
+           "publish", "wrapping"]
 
 INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored",
           "objective", "goal", "theta")
@@ -98,6 +99,13 @@ def publish(fig: go.FigureWidget) -> None:
     figure as first displayed."""
     fig._widget_data = deepcopy(fig._data)
     fig._widget_layout = deepcopy(fig._layout_obj._props)
+
+
+def wrapping(*children: W.Widget, reverse: bool = False) -> W.HBox:
+    """A row whose children move onto a new line where the page is too narrow (a phone) instead
+    of being squeezed (dice stacked one per row, clipped buttons). `reverse`: the lines stack
+    upwards, so the last child (the chart) comes first once the row no longer fits on one line."""
+    return W.HBox(list(children), layout=W.Layout(flex_flow="row wrap-reverse" if reverse else "row wrap"))
 
 
 def classed(widget: W.DOMWidget, *css: str) -> W.DOMWidget:
@@ -291,15 +299,17 @@ class Explorer(HasTraits):
         self.fig = go.FigureWidget(go.Bar(orientation="h", x=[], y=[], marker_color=[],
                                           texttemplate="%{x:.2f}", textposition="inside",
                                           hovertemplate="%{y}: %{x:.2f}<extra></extra>"))
-        self.fig.update_layout(height=380, margin=dict(l=140, r=20, t=50, b=50),
-                               yaxis_title="choice", template="plotly_white")
+        self.fig.update_layout(height=380, margin=dict(l=10, r=20, t=50, b=50), yaxis_automargin=True,
+                               title_font_size=14, yaxis_title="choice", template="plotly_white")
+        chart = classed(fitted(self.fig, flex="1 1 340px", min_width="0", max_width="720px"), "yc-chart")
         self.widget = W.VBox([
-            W.HBox([self.rules_w, self.rolls_w]),
-            W.HBox([self.dice_table, self.dice_text, self.roll_w]),
+            wrapping(self.rules_w, self.rolls_w),
+            wrapping(self.dice_table, self.dice_text, self.roll_w),
             W.HTML("<b>Score card</b> (click a box to mark it used)"), self.card_w,
-            W.HBox([self.upper_w, self.bonus_w, self.scored_w, self.play_w]),
-            W.HBox([self.objective_w, self.goal_w, self.theta_w]),
-            self.message_w, self.best_w, W.HBox([self.table_w, self.fig]), self.outlook.widget, self.out])
+            wrapping(self.upper_w, self.bonus_w, self.scored_w, self.play_w),
+            wrapping(self.objective_w, self.goal_w, self.theta_w),
+            self.message_w, self.best_w,
+            wrapping(self.table_w, chart, reverse=True), self.outlook.widget, self.out])
         self.widget.add_class("yc-explorer")
         self._wire()
 
