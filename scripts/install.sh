@@ -18,3 +18,8 @@ rm -rf .venv/lib/python3*/site-packages/yatzy_core
     -e 'BuildBackendWarning: Editable installation' -e 'careful with folders in your working' \
     -e 'name as your package as they may take precedence' -e '^\s*!!\s*$' -e 'WheelFile(wheel_path' \
     || true; } >&2
+# Voila's template of notebooks 07 and 09 (share/jupyter/voila/templates/yatzy-core): pip installs
+# pyproject's data-files from a wheel, but not with an editable install, so it is copied here.
+mkdir -p .venv/share/jupyter/voila/templates
+rm -rf .venv/share/jupyter/voila/templates/yatzy-core
+cp -R share/jupyter/voila/templates/yatzy-core .venv/share/jupyter/voila/templates/

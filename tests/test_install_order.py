@@ -62,6 +62,8 @@ def assert_one_working_copy(repo: Path) -> None:
     for line in where.stdout.split():
         assert Path(line).resolve().is_relative_to(repo.resolve() / "yatzy_core"), line
     assert not (venv_site(repo / ".venv") / "yatzy_core").exists()
+    template = repo / ".venv" / "share" / "jupyter" / "voila" / "templates" / "yatzy-core"
+    assert (template / "index.html.j2").is_file()       # notebooks 07 and 09 name it (Voila)
 
 
 def test_either_order_after_a_plain_install_leaves_one_working_install(clone):
