@@ -67,7 +67,7 @@ LAYERS = [
     ["advice.coach"],
     ["advice.gamelog"],
     ["advice.beat_grades"],                        # moves graded for a score to beat
-    ["cli.args"],
+    ["cli.args", "cli.long_work"],
     ["cli.study", "cli.distribution", "cli.grade", "cli.export"],
     ["cli.command"],
     ["__main__", "ui.play_for"],                # what the explorer ranks by

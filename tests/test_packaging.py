@@ -75,8 +75,11 @@ def test_ci_runs_the_readme_test_command():
 
 
 def test_test_script_installs_dev_extra_and_runs_pytest():
+    """Both README commands install through scripts/install.sh: the test command with dev."""
     script = (ROOT / "scripts" / "test.sh").read_text()
-    assert '".[dev]"' in script and "-m pytest" in script
+    assert "bash scripts/install.sh dev" in script and "-m pytest" in script
+    assert "bash scripts/install.sh notebooks" in (ROOT / "scripts" / "start.sh").read_text()
+    assert 'pip install -q -e ".[$extra]"' in (ROOT / "scripts" / "install.sh").read_text()
 
 
 def test_the_wheel_lists_every_package_and_its_data():
