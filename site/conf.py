@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from pybtex.plugin import register_plugin
@@ -180,9 +182,10 @@ def play_tables() -> None:
                 continue
         except (OSError, EOFError, ValueError, KeyError):
             pass
-        tmp = path.with_suffix(".partial")
-        tmp.write_bytes(gzipped(value_table(get_solution(rules, progress=False))))
-        tmp.replace(path)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".partial")   # never a planted name
+        with os.fdopen(fd, "wb") as f:
+            f.write(gzipped(value_table(get_solution(rules, progress=False))))
+        os.replace(tmp, path)
 
 
 def copy_play(app, exception) -> None:

@@ -5,6 +5,7 @@ import errno
 import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 import warnings
@@ -106,20 +107,26 @@ def test_a_lock_held_by_another_process_is_waited_for_a_bounded_time(tmp_path, m
 
 
 def test_cli_answers_with_one_line_while_numba_s_lock_is_held(tmp_path, held):
-    """The whole command: every kernel it loads from numba's cache folder finds the lock held."""
-    from yatzy_core.engine.compiled.kernel import _solve_groups
+    """The whole command: every kernel it loads from numba's cache folder finds the lock held.
+    The command gets a copy of this process's numba cache of its own: holding the shared folder's
+    lock would make the other test workers wait, then save unlocked (the race the lock prevents)."""
+    from numba.core.caching import _CacheLocator
+    from yatzy_core.engine.compiled import kernel
     rules = tmp_path / "rules.toml"
     rules.write_text('name = "tiny"\nsaved_rolls = true\n' + TEXTS["two-boxes"])
     expected = solve_saved(load(rules), progress=False, keep=0).expected_score
-    cache = Path(_solve_groups._cache._cache_path)            # where this process's kernels are cached
-    cache.mkdir(parents=True, exist_ok=True)
+    ours = Path(kernel._solve_groups._cache._cache_path)      # where this process's kernels are cached
+    cache = tmp_path / "numba" / _CacheLocator.get_suitable_cache_subpath(kernel.__file__)
+    shutil.copytree(ours, cache, ignore=shutil.ignore_patterns(cache_lock.LOCK_FILE)) if ours.is_dir() \
+        else cache.mkdir(parents=True)
     lock = str(cache / cache_lock.LOCK_FILE)
     holder = held(cache)
     script = ("import sys; import yatzy_core.engine.compiled.cache_lock as c; c.LOCK_WAIT_SECONDS = 0.5\n"
               "from yatzy_core.cli import main; sys.exit(main(['solve', '--rules-file', sys.argv[1]]))")
+    env = {**os.environ, "YATZY_CACHE_DIR": str(tmp_path / "c"), "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     try:
         done = subprocess.run([sys.executable, "-c", script, str(rules)], capture_output=True, text=True,
-                              timeout=HANG, env={**os.environ, "YATZY_CACHE_DIR": str(tmp_path / "c")})
+                              timeout=HANG, env=env)
     except subprocess.TimeoutExpired:
         pytest.fail(f"still waiting after {HANG} s")
     finally:

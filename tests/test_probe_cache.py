@@ -151,6 +151,19 @@ def test_a_damaged_larger_table_is_not_rebuilt_for_a_smaller_goal(private_cache,
     assert table.n_max == 40 and top.read_bytes() == b"damaged"
 
 
+def test_a_goal_within_the_default_cap_reads_the_smaller_table_when_both_are_cached(private_cache, monkeypatch):
+    """Once a goal past the default cap has cached the widest table, goals within the cap still
+    read their own, smaller table (the wide one was read for every later goal: 3x the bytes)."""
+    rules = GAMES["two-dice"]                                   # most 65 (Yahtzee bonuses)
+    monkeypatch.setattr(targets_module, "TARGET_WIDTH", 40)
+    assert target_table(rules, 30).n_max == 40                  # the default cap's, solved and cached
+    assert target_table(rules, 60).n_max == max_total(rules)    # the widest, solved and cached
+    assert cached_caps(rules) == [40, max_total(rules)]
+    monkeypatch.setattr(targets_module, "solve_targets", _fail("solve_targets"))
+    monkeypatch.setattr(targets_module, "_LAST_READ", {})
+    assert target_table(rules, 30).n_max == 40 and target_table(rules, 50).n_max == max_total(rules)
+
+
 def test_a_foreign_temporary_name_is_not_read_as_a_process_id(tmp_path):
     foreign = tmp_path / ".x.npz.٣.abc.tmp"                     # an Arabic-Indic digit three
     foreign.write_bytes(b"")

@@ -105,6 +105,10 @@ def test_cgroup_limits_are_read_for_the_group_and_its_parents(tmp_path, monkeypa
     assert solver._cgroup_room() == 4_000_000_000
     (v2 / "user.slice" / "app" / "memory.max").write_text("1000000010\n")
     assert solver._cgroup_room() == 1_000_000_000
+    (v2 / "user.slice" / "memory.stat").write_text("anon 10\ninactive_file 600000000\nactive_file 7\n")
+    assert solver._cgroup_room() == 1_000_000_000        # the app's room; its parent's is 4.6 GB now
+    (v2 / "user.slice" / "app" / "memory.max").write_text("max\n")
+    assert solver._cgroup_room() == 4_600_000_000        # page cache the kernel can take back is room
     proc.write_text("0::/\n")
     assert solver._cgroup_room() is None
 

@@ -163,8 +163,9 @@ def _rlimit_room() -> int | None:
 
 def _cgroup_room() -> int | None:
     """The least room any memory cgroup of this process (and their parents) leaves: v2's
-    memory.max - memory.current, v1's memory.limit_in_bytes - memory.usage_in_bytes; None
-    without a limit (or outside Linux)."""
+    memory.max - memory.current, v1's memory.limit_in_bytes - memory.usage_in_bytes, each less
+    the page cache the kernel can take back (memory.stat's inactive_file, as Docker and the
+    kubelet count it); None without a limit (or outside Linux)."""
     try:
         with open(PROC_CGROUP) as f:
             lines = f.read().splitlines()
@@ -174,9 +175,10 @@ def _cgroup_room() -> int | None:
     for line in lines:
         _, controllers, where = (line.split(":", 2) + ["", ""])[:3]
         if controllers == "":
-            base, files = CGROUP_ROOT, ("memory.max", "memory.current")
+            base, files = CGROUP_ROOT, ("memory.max", "memory.current", "inactive_file")
         elif "memory" in controllers.split(","):
-            base, files = os.path.join(CGROUP_ROOT, "memory"), ("memory.limit_in_bytes", "memory.usage_in_bytes")
+            base = os.path.join(CGROUP_ROOT, "memory")
+            files = ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file")
         else:
             continue
         parts = [p for p in where.split("/") if p]
@@ -186,18 +188,33 @@ def _cgroup_room() -> int | None:
     return min(rooms) if rooms else None
 
 
-def _cgroup_file_room(folder: str, limit_file: str, usage_file: str) -> int | None:
-    """limit - usage of one cgroup folder; None when it has no limit ("max", or v1's huge
-    number) or cannot be read."""
+def _cgroup_file_room(folder: str, limit_file: str, usage_file: str, cache_key: str) -> int | None:
+    """limit - (usage - reclaimable page cache) of one cgroup folder; None when it has no limit
+    ("max", or v1's huge number) or cannot be read. Usage counts the files read lately too: a
+    container that read large files would otherwise refuse a solve that fits."""
     try:
         with open(os.path.join(folder, limit_file)) as f:
             limit = f.read().strip()
         if limit == "max" or int(limit) >= 1 << 60:
             return None
         with open(os.path.join(folder, usage_file)) as f:
-            return max(0, int(limit) - int(f.read().strip()))
+            usage = int(f.read().strip())
     except (OSError, ValueError):
         return None
+    return max(0, int(limit) - max(0, usage - _stat(os.path.join(folder, "memory.stat"), cache_key)))
+
+
+def _stat(path: str, key: str) -> int:
+    """One counter of a cgroup's memory.stat (0 when missing or unreadable)."""
+    try:
+        with open(path) as f:
+            for line in f:
+                name, _, value = line.partition(" ")
+                if name == key:
+                    return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def check_memory(space: StateSpace, moments: bool, itemsize: int) -> None:

@@ -238,23 +238,25 @@ def table_cap(rules: Rules, n_max: int) -> int:
 
 def target_table(rules: str | Rules, n_max: int | None = None, use_cache: bool = True,
                  dtype=np.float32, progress: bool = False) -> Targets:
-    """A whole table of a rule set that answers every target up to `n_max`: the smallest cached
-    one that does, else one solved to `table_cap` (and cached), never past `max_total`. A
-    larger cached table that cannot be trusted is not rebuilt for a smaller goal."""
+    """A whole table of a rule set that answers every target up to `n_max`: the one of its
+    `table_cap` from the cache, else a larger cached one, else one solved to `table_cap` (and
+    cached), never past `max_total`. A larger cached table that cannot be trusted is not rebuilt
+    for a smaller goal."""
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     n_max = default_cap(rules) if n_max is None else whole_number("n_max", n_max)
     n_max = min(n_max, max_total(rules))
     if not use_cache or not cacheable(rules):
         return solve_targets(rules, n_max, dtype=dtype, progress=progress)
     cap = table_cap(rules, n_max)
-    for larger in (c for c in cached_caps(rules, dtype) if n_max <= c != cap):
-        path = _table_file(rules, larger, dtype)
-        try:
-            return _read_table(path, rules, larger, dtype)
-        except Exception as err:   # damaged or foreign (as `cached` takes it): solve the smaller one
-            warnings.warn(f"yatzy-core cache: a larger table is not used, solved to {cap} instead: {err}"[:300],
-                          CacheWarning, stacklevel=2)
-            break
+    caps = cached_caps(rules, dtype)
+    if cap not in caps:   # its own table is not cached: a larger one answers too (read, not solved)
+        for larger in (c for c in caps if c > cap):
+            try:
+                return _read_table(_table_file(rules, larger, dtype), rules, larger, dtype)
+            except Exception as err:   # damaged or foreign (as `cached` takes it): solve the smaller one
+                warnings.warn(f"yatzy-core cache: a larger table is not used, solved to {cap} instead: {err}"[:300],
+                              CacheWarning, stacklevel=2)
+                break
     return cached(_table_file(rules, cap, dtype), lambda p: _read_table(p, rules, cap, dtype),
                   lambda: solve_targets(rules, cap, dtype=dtype, progress=progress), _save)
 
