@@ -26,6 +26,7 @@ from .ranking import Advice, choices
 from ..engine.position import Position
 from ..game.checks import instance_of, whole_number
 from ..game.states import StateSpace
+from ..engine.cache import cacheable
 from ..objectives.targets import (Targets, cached_caps, check_theta, check_utilities, most_gain, risk_table,
                                   solve_risk, solve_targets, target_table)
 from ..engine.turn import ExpUtility, TargetLanes, box_values, evaluate
@@ -57,11 +58,12 @@ def quick_targets(position: Position, need: int) -> bool:
 
 def targets_for(position: Position, need: int, use_cache: bool = True) -> Targets:
     """A table that answers `need` points from this position. With EXACT_OPEN boxes open or
-    fewer: the subgame of the open boxes up to `need`, in float64 (a fraction of a second). Else
-    the rule set's whole table (float32: choices closer than about 1e-7 may swap), read from
-    the cache or solved once and cached (`target_table`), so later goals only read it."""
-    if _late(position):
-        return solve_targets(position.rules, need, within=position.mask)
+    fewer, or when nothing may be cached (use_cache=False, a never-cached game): the subgame of
+    the open boxes up to `need`, in float64 (late: a fraction of a second). Else the rule set's
+    whole table (float32: choices closer than about 1e-7 may swap), read from the cache or solved
+    once and cached (`target_table`), so later goals only read it."""
+    if _late(position) or not use_cache or not cacheable(position.rules):
+        return solve_targets(position.rules, need, within=position.mask)   # nothing kept: the open boxes only
     return target_table(position.rules, need, use_cache=use_cache)
 
 
@@ -80,7 +82,7 @@ def target_advice(position: Position, points: int, goal: int, targets: Targets |
     need = max(goal - points, 0)
     space = StateSpace(position.rules) if targets is None else targets.space
     state = np.array([position.state(space)])
-    mean = mean_turn(space, position.state(space))
+    mean = mean_turn(space, position.state(space), use_cache)
     if need > most_gain(space, state)[0]:
         return choices(position, mean, lambda a: np.where(np.isfinite(a), 0.0, a), "probability", mean)
     targets = targets_for(position, need, use_cache) if targets is None else targets
@@ -104,7 +106,7 @@ def risk_advice(position: Position, theta: float, utilities: np.ndarray | None =
     turn = evaluate(space, box_values(space, utilities, np.array([position.state(space)]),
                                       ExpUtility(theta)), choose=False)
     return choices(position, turn, ExpUtility(theta).certainty, "certainty_equivalent",
-                   mean_turn(space, position.state(space)))
+                   mean_turn(space, position.state(space), use_cache))
 
 
 def _position(position) -> Position:

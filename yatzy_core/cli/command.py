@@ -162,8 +162,8 @@ def _goal_table_ahead(position: Position, goal: AtLeast, use_cache: bool) -> Non
     if use_cache:
         goal_table(position.rules, need)
     else:
-        announce(f"solving the whole target table of {position.rules.name} (every total up to {need})",
-                 target_seconds(position.rules, need, True, False))
+        announce(f"solving the target table of the open boxes of {position.rules.name} (every total up "
+                 f"to {need}; not cached)", target_seconds(position.rules, need, True, False))
 
 
 def objective_of(args, position: Position):

@@ -143,10 +143,11 @@ def _state_most_points(space: StateSpace, state: int) -> int:
     return most_points(rules, used, upper, bool(flag))
 
 
-def mean_turn(space: StateSpace, state: int):
+def mean_turn(space: StateSpace, state: int, use_cache: bool = True):
     """The max-mean turn of `state`: what orders choices equally good for another policy (a
-    goal met or out of reach: every choice is; then play for the mean)."""
-    values = solution_for(space.rules, None, progress=False).values
+    goal met or out of reach: every choice is; then play for the mean). use_cache=False: the
+    max-mean table solved afresh, neither read from the cache nor written."""
+    values = solution_for(space.rules, None, use_cache=use_cache, progress=False).values
     return evaluate(space, box_values(space, values, np.array([state])), choose=False)
 
 
