@@ -114,9 +114,8 @@ def _solvable(rules, log: str) -> None:
     need = memory_estimate(space)
     if need > LOG_SOLVE_BYTES:
         raise ValueError(f"argument FILE: {log}: its rules {short(rules.name)!r} need about {need / 1e9:.1f} GB "
-                         f"to solve ({space.size:,} states), more than a log's own rules are solved for "
-                         f"({LOG_SOLVE_BYTES / 1e9:.1f} GB); to grade it anyway, give the same rules "
-                         "with --rules-file")
+                         f"({space.size:,} states), over the {LOG_SOLVE_BYTES / 1e9:.1f} GB a log's own "
+                         "rules get: give them with --rules-file to grade it")
 
 
 def run_grade(args) -> int:

@@ -119,9 +119,11 @@ class ExpUtility:
     array([-0.36787944])
     """
 
-    theta: float
+    theta: float   # or an array of thetas, one lane each (targets.certainty_equivalent)
 
     def __post_init__(self):
+        if isinstance(self.theta, np.ndarray) and self.theta.dtype.kind == "f" and np.isfinite(self.theta).all():
+            return
         real_number("theta", self.theta)
 
     def terminal(self, size: int) -> np.ndarray:
