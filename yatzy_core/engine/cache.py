@@ -32,6 +32,7 @@ from ..version import __version__
 from ..game.rules import Rules, get_rules
 from .solver import Solution, solve
 from ..game.states import StateSpace
+from .plain_files import open_plain
 
 FORMAT = 5          # fingerprint-keyed, layout-checked; values, then second moments if present
 NAME_CHARS = 40     # a file name keeps at most this many characters of the rules' name
@@ -239,15 +240,12 @@ def _alive(pid: int) -> bool:
 def _decode(path: Path) -> dict[str, np.ndarray]:
     """Every field of an .npz file, read without following a link at `path` and without
     waiting: a FIFO planted there would block a plain open (every solve would hang)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise CacheError(f"{path} is not a regular file (a FIFO, device or socket)")
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
-        with np.load(f, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
+    try:
+        f = open_plain(path)
+    except ValueError:
+        raise CacheError(f"{path} is not a regular file (a FIFO, device or socket)") from None
+    with f, np.load(f, allow_pickle=False) as data:
+        return {k: data[k] for k in data.files}
 
 
 def read_trusted(path: str | Path, rules: Rules, fmt: int,

@@ -49,13 +49,12 @@ import numpy as np
 from ..game.rules import Rules
 from ..version import __version__
 from .cache import new_file_mode, rules_fingerprint
+from .plain_files import SAFE_OPEN, open_plain
 from .solver import SolveWarning
 
 __all__ = ["LayerCheckpoint", "kernel_source_sha256"]
 
 KERNELS = ("layout.py", "kernel.py", "saved_kernel.py", "saved_moments.py")   # what computes the layers
-SAFE_OPEN = (getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-             | getattr(os, "O_CLOEXEC", 0))   # never a planted link's target, never wait on a FIFO
 MANIFEST_BYTES = 1 << 16   # a manifest is a few hundred bytes; a larger file is not one
 
 
@@ -146,7 +145,7 @@ class LayerCheckpoint:
     def _read_manifest(self) -> dict | None:
         """The manifest, or None when it does not read as one (not a plain file included)."""
         try:
-            with _open_plain(self.manifest) as f:
+            with open_plain(self.manifest) as f:
                 text = f.read(MANIFEST_BYTES + 1)
             manifest = json.loads(text) if len(text) <= MANIFEST_BYTES else None
             ok = (type(manifest.get("used")) is int and 0 <= manifest["used"] < self.n_boxes
@@ -159,7 +158,7 @@ class LayerCheckpoint:
     def _read_layer(self, path: Path, shape) -> np.ndarray:
         """The array at `path`: a plain file whose header says `shape` of this solve's numbers,
         and whose size is exactly that (checked before anything is allocated); else ValueError."""
-        with _open_plain(path) as f:
+        with open_plain(path) as f:
             version = np.lib.format.read_magic(f)
             if version not in ((1, 0), (2, 0)):
                 raise ValueError(f"{path}: .npy format {version}")
@@ -233,15 +232,3 @@ def _lock_file(folder: Path, path: Path) -> int:
         os.close(fd)
         raise
     return fd
-
-
-def _open_plain(path: Path):
-    """`path` open for reading if it is a plain file: a link is not followed, a FIFO not waited
-    on (OSError or ValueError otherwise)."""
-    fd = os.open(path, os.O_RDONLY | SAFE_OPEN)
-    f = os.fdopen(fd, "rb")
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        f.close()
-        raise ValueError(f"{path} is not a plain file")
-    os.set_blocking(fd, True)
-    return f

@@ -25,6 +25,8 @@ import stat
 import time
 import warnings
 
+from ..plain_files import SAFE_OPEN
+
 try:
     import fcntl
 except ImportError:          # Windows: no advisory locks of this kind
@@ -33,8 +35,6 @@ except ImportError:          # Windows: no advisory locks of this kind
 LOCK_FILE = "yatzy-core-cache.lock"
 LOCK_WAIT_SECONDS = 30.0     # a save takes well under a second; a lock held longer is stuck
 POLL_SECONDS = 0.05
-SAFE_OPEN = (getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-             | getattr(os, "O_CLOEXEC", 0))   # never a planted link's target, never wait on a FIFO
 _warned: set[str] = set()    # lock files (not waited for again) and folders warned about, once each
 
 
