@@ -133,7 +133,7 @@ def most_points(rules: Rules, used, upper_total: int, yahtzee_bonus: bool = Fals
     310
     """
     boxes = [i for i, b in enumerate(rules.boxes) if b.name in used and not b.is_upper]
-    best = np.maximum(rules.score_table, rules.joker_table).max(axis=0)
+    best = rules.box_most
     if rules.tracks_yahtzee_bonus and not yahtzee_bonus:
         boxes = [i for i in boxes if i != rules.yahtzee_index]    # used, not holding 50: scratched
     most = upper_total + int(best[boxes].sum())

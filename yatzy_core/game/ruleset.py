@@ -143,6 +143,11 @@ class Rules:
         return np.stack([np.asarray(b.scorer(rolls), dtype=np.int64) for b in self.boxes], axis=1)
 
     @cached_property
+    def box_most(self) -> np.ndarray:
+        """(n_boxes,) int64 most points each box can give one roll (normal or joker score)."""
+        return np.maximum(self.score_table, self.joker_table).max(axis=0).astype(np.int64)
+
+    @cached_property
     def joker_table(self) -> np.ndarray:
         """(n_rolls, n_boxes) score of each roll used as a joker (n of a kind only)."""
         table = self.score_table.copy()

@@ -53,12 +53,6 @@ TARGET_WIDTH = 500   # a speed choice: the widest default table (yahtzee's 1575 
                      # played for; a goal above is answered from a table to the rules' most, or at once)
 
 
-@lru_cache(maxsize=None)
-def _box_max(rules: Rules) -> np.ndarray:
-    """Most points each box can give one roll (normal or joker score)."""
-    return np.maximum(rules.score_table, rules.joker_table).max(axis=0).astype(np.int64)
-
-
 def most_gain(space: StateSpace, states) -> np.ndarray:
     """An upper bound on the points still to come from each state (exact where boxes' maxima
     can all be reached): open boxes' maxima, the upper bonus if still reachable, and a Yahtzee
@@ -66,7 +60,7 @@ def most_gain(space: StateSpace, states) -> np.ndarray:
     rules = space.rules
     mask, upper, flag = space.decode(np.asarray(states, dtype=np.int64))
     open_ = (mask[:, None] >> np.arange(rules.n_boxes)) & 1 == 0
-    most = (open_ * _box_max(rules)).sum(axis=1)
+    most = (open_ * rules.box_most).sum(axis=1)
     if rules.tracks_upper:
         reach = (upper < rules.upper_bonus_threshold) & (upper + space.upper_room[mask] >= rules.upper_bonus_threshold)
         most += np.where(reach, rules.upper_bonus, 0)
