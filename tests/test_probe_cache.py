@@ -47,6 +47,8 @@ def _files(folder):
 # ---- item 7: an early goal solves and caches the whole table; a later goal reads it ----------
 
 def test_an_early_goal_caches_the_whole_table_and_a_later_goal_reads_it(private_cache, monkeypatch):
+    from yatzy_core.engine import solutions
+    monkeypatch.setattr(solutions, "_loaded", {})               # another test's mean table: not here
     start = Position.make(SEVEN, dice="12", rolls_left=1)       # 7 boxes open: not a late position
     exact = solve_targets(SEVEN, max_total(SEVEN))              # float64, not cached
     first = advise(start, objective=AtLeast(20))
