@@ -1,7 +1,7 @@
 """Execute the teaching notebooks and strip their volatile metadata, never outputs or counts.
 
 The notebooks are committed with their outputs (they should read well on a code-hosting site) and
-nbval compares the cells marked `# NBVAL_CHECK_OUTPUT` against those stored outputs. nbval skips
+nbval compares the cells tagged `nbval-check-output` against those stored outputs. nbval skips
 a checked cell whose stored execution count is empty, so this tool never touches outputs or
 execution counts. It removes only what changes on every run without changing the content:
 

@@ -3,8 +3,7 @@
 Nothing is executed at build time (nb_execution_mode = "off"). Three things are rewritten on the
 way in (source-read), never in the notebooks themselves: a plotly figure is drawn from its JSON
 with the plotly.js copied from the installed plotly package (no CDN), a live widget becomes a
-picture of it and the command that runs it, and a progress bar is dropped. The `# NBVAL_CHECK_OUTPUT`
-line that marks a cell whose output the notebook tests compare is left out of the page's code.
+picture of it and the command that runs it, and a progress bar is dropped.
 """
 from __future__ import annotations
 
@@ -195,21 +194,10 @@ def copy_play(app, exception) -> None:
                         ignore=shutil.ignore_patterns(".*", "*.partial"))
 
 
-NBVAL_MARKER = "# NBVAL_CHECK_OUTPUT"
-
-
-def without_marker(code: str) -> str:
-    """A code cell's source without its nbval marker line (a test's, not the reader's)."""
-    first, _, rest = code.partition("\n")
-    return rest if first.strip() == NBVAL_MARKER else code
-
-
 def rewrite_notebook(stem: str, text: str) -> str:
     nb = json.loads(text)
     widgets = figures = 0
     for cell in nb["cells"]:
-        if cell["cell_type"] == "code":
-            cell["source"] = without_marker("".join(cell["source"]))
         outputs = []
         for output in cell.get("outputs", []):
             data = output.get("data", {})
