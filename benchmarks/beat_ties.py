@@ -23,7 +23,7 @@ from results_file import write_result   # this folder's record writer (run as a 
 
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import tie_table
-from yatzy_core.advice.objective_advice import second_player
+from yatzy_core.objectives.policy_play import second_player
 from yatzy_core.objectives.targets import target_table
 
 RESULT = Path(__file__).resolve().parents[1] / "results" / "targets.json"

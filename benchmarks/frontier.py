@@ -10,7 +10,7 @@ already there.
 Checks on the way: each target policy's P(total >= T) is its table's start value (float32
 table: to 1e-6), each risk policy's log E[exp(theta X)] / theta its utility table's start
 value; and the max-mean reading is `score_distribution`'s. Thetas outside the rules' allowed
-range (`targets.theta_range`) are left out. The machine is shared: the load is recorded.
+range (`risk.theta_range`) are left out. The machine is shared: the load is recorded.
 """
 import datetime
 import json
@@ -26,7 +26,8 @@ from yatzy_core.engine.cache import rules_fingerprint
 from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import risk_play, target_play
-from yatzy_core.objectives.targets import risk_table, target_table, theta_range
+from yatzy_core.objectives.risk import risk_table, theta_range
+from yatzy_core.objectives.targets import target_table
 from yatzy_core.version import __version__
 from results_file import write_result   # this folder's record writer (run as a script)
 
@@ -59,7 +60,7 @@ def frontier(name: str, out: dict, save) -> dict:
         u = risk_table(rules, theta)
         made = time.perf_counter() - clock
         clock, cpu = time.perf_counter(), time.process_time()
-        d = risk_play(rules, theta, u).distribution
+        d = risk_play(u).distribution
         out["risk"][f"{theta:g}"] = {**reading(d, time.perf_counter() - clock),
                                      "cpu_seconds": round(time.process_time() - cpu, 1), "table_seconds": round(made, 1)}
         x = np.arange(len(d.probabilities))

@@ -3,7 +3,7 @@ and risk policies from inside a turn (`midgame.target_position_distribution`,
 `risk_position_distribution`), against the max-mean pass from the same position
 (`midgame.position_distribution`, the baseline, run in this process), by boxes still open.
 Tables of the open boxes' subgame are solved first and not timed. This is what sets
-`play_for.OUTLOOK_OPEN`.
+`objective.OUTLOOK_OPEN`.
 
     .venv/bin/python benchmarks/outlook.py [--rules yahtzee-no-bonus] [--open 7 8 9]
 """
@@ -14,10 +14,10 @@ import time
 
 from yatzy_core.engine.cache import get_solution
 from yatzy_core.engine.position import Position
-from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.midgame import (position_distribution, risk_position_distribution,
                                            target_position_distribution)
-from yatzy_core.objectives.targets import solve_risk, solve_targets
+from yatzy_core.objectives.risk import risk_table
+from yatzy_core.objectives.targets import solve_targets
 
 
 def timed(f):
@@ -38,11 +38,11 @@ def main() -> None:
     for n_open in args.open:
         p = Position.make(args.rules, used=names[:len(names) - n_open], dice="11234", rolls_left=2)
         targets, t_solve = timed(lambda: solve_targets(args.rules, args.need, within=p.mask))
-        utilities = solve_risk(args.rules, [args.theta], within=p.mask)[:, 0]
+        utilities = risk_table(args.rules, args.theta, within=p.mask)
         position_distribution(p, solution, 100)                     # compiled before timing
         mean, t_mean = timed(lambda: position_distribution(p, solution, 100))
         goal, t_goal = timed(lambda: target_position_distribution(p, targets, 100 + args.need, 100))
-        risk, t_risk = timed(lambda: risk_position_distribution(p, get_rules(args.rules), args.theta, utilities, 100))
+        risk, t_risk = timed(lambda: risk_position_distribution(p, utilities, 100))
         print(f"{args.rules}, {n_open} open: max-mean {t_mean:.2f} s; target {t_goal:.2f} s "
               f"({t_goal / t_mean:.1f}x; its table {t_solve:.1f} s); risk {t_risk:.2f} s "
               f"({t_risk / t_mean:.1f}x); P(>= {100 + args.need}) {mean.p_at_least(100 + args.need):.4f} "

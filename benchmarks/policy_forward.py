@@ -65,7 +65,8 @@ from yatzy_core.engine.cache import get_solution
 from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.distribution import forward
 from yatzy_core.objectives.policy_play import risk_play, target_play
-from yatzy_core.objectives.targets import max_total, risk_table, solve_targets, table_cap
+from yatzy_core.objectives.risk import risk_table
+from yatzy_core.objectives.targets import max_total, solve_targets, table_cap
 
 
 def timed(work, repeat: int):
@@ -92,10 +93,10 @@ def one(name: str, theta: float, goal: int, repeat: int, target: bool) -> None:
     forward(solution)   # compiled code loaded once, outside the timings
     base = timed(lambda: forward(solution), repeat)
     print(line("max-mean forward", *base[:2]))
-    wall, cpu, play = timed(lambda: risk_play(rules, theta, utilities), repeat)
+    wall, cpu, play = timed(lambda: risk_play(utilities), repeat)
     ce = np.log(play.distribution.probabilities @ np.exp(theta * np.arange(len(play.distribution.probabilities)))) / theta
     print(line(f"risk theta={theta:g} forward", wall, cpu, base[:2])
-          + f"   CE {ce:.6f} (table {np.log(np.sign(theta) * utilities[solution.space.index(0, 0, 0)]) / theta:.6f})")
+          + f"   CE {ce:.6f} (table {utilities.start_value:.6f})")
     if target:
         cap = table_cap(rules, min(goal, max_total(rules)))
         table_base = timed(lambda: solve_targets(rules, cap, dtype=np.float32), 1)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from yatzy_core.engine.cache import rules_fingerprint
 from yatzy_core.objectives.distribution import score_distribution
-from yatzy_core.advice.objective_advice import second_player
+from yatzy_core.objectives.policy_play import second_player
 from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.targets import solve_targets, target_table
 from yatzy_core.version import __version__

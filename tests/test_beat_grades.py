@@ -50,7 +50,7 @@ def test_bad_scores_are_named():
 
 
 def test_bad_inputs_of_the_goal_helpers_are_named(table):
-    from yatzy_core.advice.objective_advice import second_player
+    from yatzy_core.objectives.policy_play import second_player
     from yatzy_core.ui.play_for import objective_rows
     from yatzy_core.engine.position import Position
     first = np.array([0.5, 0.5])

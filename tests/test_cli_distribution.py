@@ -93,7 +93,7 @@ def test_risk_is_the_risk_policys_distribution(capsys, rule_file):
     got = json.loads(out)
     x = np.arange(len(got["pmf"]))
     from yatzy_core.game.rulefile import loads
-    from yatzy_core.objectives.targets import solve_risk
+    from yatzy_core.objectives.risk import solve_risk
     u = solve_risk(loads(RULE_FILE), [-0.1])[0, 0]
     assert status == 0 and got["policy"] == "risk theta=-0.1"
     assert np.log(got["pmf"] @ np.exp(-0.1 * x)) / -0.1 == pytest.approx(np.log(-u) / -0.1, abs=1e-9)
@@ -111,7 +111,8 @@ def test_the_text_names_the_policy(capsys, rule_file):
     (["--goal", "20", "--risk", "0.1"], "argument --risk: not allowed with argument --goal"),
     (["--goal", "-1"], "argument --goal: must be at least 0"),
     (["--goal", "many"], "argument --goal: invalid int value"),
-    (["--risk", "0"], "argument --risk: theta must be a number with"),
+    (["--risk", "0"], "argument --risk: theta must be a finite number other than 0 (0 is MaxMean)"),
+    (["--risk", "50"], "argument --risk: theta must be a number with"),
     (["--risk", "x"], "argument --risk: invalid number"),
     (["--goal", "1500"], "argument --goal: no game of yahtzee-no-bonus reaches 1500 points"),
     (["--beat", "1499"], "argument --beat: no game of yahtzee-no-bonus reaches 1500 points"),

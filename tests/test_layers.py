@@ -40,7 +40,7 @@ LAYERS = [
     ["warmup", "engine.cache"],
     ["engine.layer_checkpoint"],                  # a long saved-roll solve's finished layers on disk
     ["engine.saved"],                             # saved rolls: every saved count in one pass
-    ["engine.solutions", "engine.value_tables"],   # value_tables: the state values as a file for the web page
+    ["engine.solutions", "engine.value_tables", "engine.solved"],   # value_tables: the state values as a file for the web page
     ["engine.subgame"],                           # the rest of a game as a rule set
     ["engine.compiled.outcomes"],                 # the engine's turn outcomes, compiled
     ["engine.compiled.forward"],
@@ -48,11 +48,12 @@ LAYERS = [
     ["engine.compiled.policy_turn"],              # any policy's turn: needs or states as lanes
     ["engine.compiled.policy_forward"],           # ... pushed forwards
     ["engine.compiled.policy_ties"],              # ... the beat policy's ties, carried backwards
-    ["objectives.objective"],                     # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["objectives.targets"],
-    ["objectives.distribution"],
+    ["objectives.risk"],                          # a risk appetite's tables
+    ["objectives.tables", "objectives.distribution"],   # tables: which table answers a position
     ["objectives.policy_play"],                     # any policy played forwards, the beat ties
     ["objectives.midgame"],
+    ["objectives.objective"],                     # the objectives: each knows how to do its job
     ["players.batch"],                            # many games as arrays
     ["players.strategies"],
     ["players.planners"],
@@ -63,8 +64,8 @@ LAYERS = [
     ["players.simulation", "players.saved_play"],   # saved_play: games with saved rolls
     ["players.study"],
     ["advice.ranking"],                           # Advice, and the one enumeration of the choices
-    ["advice.objective_advice"],
     ["advice.advisor"],
+    ["advice.objective_advice"],
     ["advice.coach"],
     ["advice.gamelog"],
     ["advice.beat_grades"],                        # moves graded for a score to beat
@@ -182,8 +183,8 @@ RESOLVE_NAMES = {
                                                       # solution_for, Position.make
     "engine.saved",                                   # solve_saved (chapter 10)
     "objectives.distribution",                        # optimal_play, score_distribution, ...
-    "objectives.targets", "objectives.policy_play",   # solve_targets, target_table, solve_risk,
-                                                      # risk_distribution (chapter 8)
+    "objectives.targets", "objectives.risk",          # solve_targets, target_table, solve_risk,
+                                                      # risk_table (chapter 8)
     "players.registry", "players.simulation", "players.strategies", "players.study",   # make_player,
                                                       # simulate, Optimal(...), run_study
     "players.thumb_catalogue", "players.thumb_exact",  # catalogue, optimal_positions (chapter 11)

@@ -7,6 +7,7 @@ measured rates large so that the small game's work is announced, as a whole game
 import pytest
 
 from yatzy_core.cli import long_work
+from yatzy_core.objectives import tables
 from yatzy_core.cli.command import main
 from yatzy_core.game.rulefile import dumps
 from yatzy_core.objectives.targets import cached_caps, max_total
@@ -30,8 +31,8 @@ def seven_file(tmp_path):
 @pytest.fixture
 def slow_rates(monkeypatch):
     """Rates a million times the measured ones: every piece of work is announced."""
-    monkeypatch.setattr(long_work, "TABLE_LANE_SECONDS", long_work.TABLE_LANE_SECONDS * 1e6)
-    monkeypatch.setattr(long_work, "RISK_STATE_SECONDS", long_work.RISK_STATE_SECONDS * 1e6)
+    monkeypatch.setattr(tables, "TABLE_LANE_SECONDS", tables.TABLE_LANE_SECONDS * 1e6)
+    monkeypatch.setattr(tables, "RISK_STATE_SECONDS", tables.RISK_STATE_SECONDS * 1e6)
 
 
 def announcements(err: str) -> list[str]:

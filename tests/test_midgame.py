@@ -115,7 +115,8 @@ def test_bad_arguments(solutions):
 from test_turn import TINY  # noqa: E402
 from yatzy_core.objectives.midgame import risk_position_distribution, target_position_distribution  # noqa: E402
 from yatzy_core.objectives.objective import AtLeast, Risk  # noqa: E402
-from yatzy_core.objectives.targets import solve_risk, solve_targets  # noqa: E402
+from yatzy_core.objectives.risk import risk_table  # noqa: E402
+from yatzy_core.objectives.targets import solve_targets  # noqa: E402
 
 TINY_MID = [("12", 2), ("22", 1), ("66", 0), ("15", 2)]   # dice, rerolls left; ones scored (1)
 
@@ -167,12 +168,13 @@ def test_playing_for_a_goal_differs_from_the_mean(tiny_targets, solutions):
 @pytest.mark.parametrize("dice, rolls_left", TINY_MID)
 def test_the_risk_policy_gives_back_the_advised_certainty_equivalent(theta, dice, rolls_left):
     position = Position.make(TINY, used={"ones"}, upper_total=1, dice=dice, rolls_left=rolls_left)
-    u = solve_risk(TINY, [theta])[:, 0]
-    d = risk_position_distribution(position, TINY, theta, u, points=1).probabilities
+    table = risk_table(TINY, theta, use_cache=False)
+    u = table.utilities
+    d = risk_position_distribution(position, table, points=1).probabilities
     rest = np.arange(len(d)) - 1                                  # points still to come
     ce = np.log(d @ np.exp(theta * rest)) / theta
     assert ce == pytest.approx(advise(position, objective=Risk(theta))[0].certainty_equivalent, abs=1e-9)
-    start = risk_position_distribution(int(position.state()), TINY, theta, u, points=1).probabilities
+    start = risk_position_distribution(int(position.state()), table, points=1).probabilities
     ce0 = np.log(start @ np.exp(theta * (np.arange(len(start)) - 1))) / theta
     assert ce0 == pytest.approx(np.log(np.sign(theta) * u[position.state()]) / theta, abs=1e-9)
 
@@ -217,9 +219,8 @@ def test_the_policies_match_advise_played_out_by_brute_force(tiny_targets):
     got = target_position_distribution(position, tiny_targets, 22, points=3).probabilities
     assert len(got) == len(want) and np.abs(got - want).max() < 1e-12
     assert 0.01 < got[22:].sum() < 0.99
-    u = solve_risk(TINY, [0.2])[:, 0]
     want = advised_play(TINY, lambda points: Risk(0.2), position, 3)
-    got = risk_position_distribution(position, TINY, 0.2, u, points=3).probabilities
+    got = risk_position_distribution(position, risk_table(TINY, 0.2, use_cache=False), points=3).probabilities
     assert len(got) == len(want) and np.abs(got - want).max() < 1e-12
 
 

@@ -11,7 +11,8 @@ from yatzy_core.engine.compiled.policy_turn import MEAN_MODE, PolicyTables
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.policy_play import policy_play, risk_play, target_play
-from yatzy_core.objectives.targets import max_total, solve_risk, solve_targets
+from yatzy_core.objectives.risk import risk_table, solve_risk  # noqa: F401
+from yatzy_core.objectives.targets import max_total, solve_targets
 
 N = 45
 
@@ -51,8 +52,9 @@ def test_a_goal_met_or_out_of_reach_plays_for_the_mean(tiny, goal, mean_pmf):
 
 @pytest.mark.parametrize("theta", [-0.5, -0.15, -0.01, 0.01, 0.1, 0.4])
 def test_the_risk_policy_gives_back_its_certainty_equivalent(theta):
-    u = solve_risk(TINY, [theta])[:, 0]
-    d = risk_play(TINY, theta, u).distribution.probabilities
+    table = risk_table(TINY, theta, use_cache=False)
+    u = table.utilities
+    d = risk_play(table).distribution.probabilities
     x = np.arange(len(d))
     assert np.log(d @ np.exp(theta * x)) / theta == pytest.approx(np.log(np.sign(theta) * u[0]) / theta, abs=1e-9)
 
@@ -182,4 +184,4 @@ def test_a_missing_next_row_is_an_error_not_lost_mass(tiny, monkeypatch, objecti
         if objective == "target":
             target_play(tiny, 30)
         else:
-            risk_play(TINY, 0.05, solve_risk(TINY, [0.05])[:, 0])
+            risk_play(risk_table(TINY, 0.05, use_cache=False))

@@ -11,7 +11,7 @@ import pytest
 
 from test_tiny_rule_files import GAMES, box
 from yatzy_core import AtLeast, Beat, Position, advise
-from yatzy_core.advice import objective_advice
+from yatzy_core.objectives import tables as tables_module
 from yatzy_core.advice.advisor import rest_of_game
 from yatzy_core.cli.command import main
 from yatzy_core.engine import cache, solutions
@@ -21,10 +21,11 @@ from yatzy_core.engine.position import most_points
 from yatzy_core.game.rulefile import loads
 from yatzy_core.game.rules import get_rules
 from yatzy_core.game.states import StateSpace
+from yatzy_core.objectives import risk as risk_module
 from yatzy_core.objectives import targets as targets_module
 from yatzy_core.objectives.midgame import target_position_distribution
-from yatzy_core.objectives.targets import (FORMAT, cached_caps, default_cap, max_total, risk_table, solve_risk,
-                                           solve_targets, target_table)
+from yatzy_core.objectives.risk import risk_table, solve_risk
+from yatzy_core.objectives.targets import FORMAT, cached_caps, default_cap, max_total, solve_targets, target_table
 
 # 7 boxes (one more than advice's late positions), 2 dice of 3 faces: 128 turn states
 SEVEN = loads('name = "seven"\nn_dice = 2\nfaces = 3\nrolls_per_turn = 2\nupper_bonus = 0\n'
@@ -55,7 +56,7 @@ def test_an_early_goal_caches_the_whole_table_and_a_later_goal_reads_it(private_
     files = sorted([cache_path(SEVEN).name, cache_path(SEVEN, f"targets-{max_total(SEVEN)}-float32").name])
     assert _files(private_cache) == files                      # the mean's table (ties) and the goals'
     monkeypatch.setattr(targets_module, "solve_targets", _fail("solve_targets"))
-    monkeypatch.setattr(objective_advice, "solve_targets", _fail("solve_targets"))
+    monkeypatch.setattr(tables_module, "solve_targets", _fail("solve_targets"))
     monkeypatch.setattr(targets_module, "_LAST_READ", {})       # read from the file, not from memory
     again = advise(start, objective=AtLeast(20))
     assert [(a.label, a.probability) for a in again] == [(a.label, a.probability) for a in first]
@@ -186,10 +187,10 @@ def test_thetas_equal_to_twelve_digits_get_files_of_their_own(private_cache, mon
     with warnings.catch_warnings():
         warnings.simplefilter("error", CacheWarning)
         for theta in (a, b):
-            assert np.array_equal(risk_table(THREE, theta), want[theta])
-        monkeypatch.setattr(targets_module, "solve_risk", _fail("solve_risk"))
+            assert np.array_equal(risk_table(THREE, theta).utilities, want[theta])
+        monkeypatch.setattr(risk_module, "solve_risk", _fail("solve_risk"))
         for theta in (a, b, a):
-            assert np.array_equal(risk_table(THREE, theta), want[theta])
+            assert np.array_equal(risk_table(THREE, theta).utilities, want[theta])
     assert len(_files(private_cache)) == 2
 
 
@@ -280,7 +281,7 @@ def test_the_distribution_from_a_state_refuses_impossible_points():
 # ---- unbounded writes elsewhere: a table per theta ------------------------------------------------
 
 def test_risk_tables_of_a_rule_set_are_bounded(private_cache, monkeypatch):
-    monkeypatch.setattr(targets_module, "RISK_TABLES", 3)
+    monkeypatch.setattr(risk_module, "RISK_TABLES", 3)
     thetas = [0.01 * k for k in range(1, 7)]
     other = cache_path(GAMES["two-dice"], "risk-" + "0" * 16)      # another rule set's: not pruned
     private_cache.mkdir()
@@ -289,10 +290,10 @@ def test_risk_tables_of_a_rule_set_are_bounded(private_cache, monkeypatch):
         risk_table(THREE, theta)
     old = time.time() - 100
     for k, theta in enumerate(thetas[:3]):                         # written in this order, a second apart
-        path = cache_path(THREE, targets_module._risk_kind(theta))
+        path = cache_path(THREE, risk_module._risk_kind(theta))
         os.utime(path, (old + k, old + k))
     risk_table(THREE, thetas[0])                                   # read: now the most recently used
     for theta in thetas[3:5]:
         risk_table(THREE, theta)
-    kept = {cache_path(THREE, targets_module._risk_kind(t)).name for t in (thetas[0], thetas[3], thetas[4])}
+    kept = {cache_path(THREE, risk_module._risk_kind(t)).name for t in (thetas[0], thetas[3], thetas[4])}
     assert set(_files(private_cache)) == kept | {other.name}

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from test_turn import TINY
-from yatzy_core.advice import objective_advice as goals
+from yatzy_core.objectives import tables as goals
 from yatzy_core.objectives import targets as targets_module
 from yatzy_core.engine.position import Position
 from yatzy_core.engine.bruteforce import moves, normal_scores, rerolls
@@ -26,7 +26,8 @@ from yatzy_core.game.rules import Rules, get_rules
 from yatzy_core.objectives.distribution import score_distribution
 from yatzy_core.objectives.midgame import (position_distribution, risk_position_distribution,
                                            target_position_distribution)
-from yatzy_core.objectives.targets import check_theta, max_total, solve_risk, solve_targets, target_table
+from yatzy_core.objectives.risk import RiskTable, check_theta, risk_table, solve_risk
+from yatzy_core.objectives.targets import max_total, solve_targets, target_table
 
 THETAS = [-3.0, -1.0, -0.4, -0.1, -1e-3, 1e-6, 1e-3, 0.1, 0.4, 1.0, 3.0]   # TINY allows |theta| <= 18
 LATE = ["advise", "--rules", "yahtzee-no-bonus", "--dice", "12345", "--rolls-left", "0", "--upper", "40",
@@ -68,7 +69,7 @@ def test_the_risk_policy_reaches_the_exact_certainty_equivalent(theta, exact_ce)
     choices whose utilities were within 1e-9 of each other counted as tied, whatever their CE."""
     u = solve_risk(TINY, [theta])[:, 0]
     assert math.log(np.sign(theta) * u[0]) / theta == pytest.approx(exact_ce[theta], abs=1e-7)
-    d = risk_distribution(TINY, theta, u)
+    d = risk_distribution(RiskTable(TINY, theta, u))
     policy = math.log(d @ np.exp(theta * np.arange(len(d)))) / theta    # log E[exp(theta X)] / theta
     assert policy == pytest.approx(exact_ce[theta], abs=1e-7)
 
@@ -81,7 +82,7 @@ def yahtzee_utilities():
 @pytest.mark.parametrize("lane, theta", [(0, -0.4), (1, -0.1), (2, 0.4)])
 def test_the_probes_position_is_ranked_by_certainty_equivalent(lane, theta, yahtzee_utilities):
     p = Position.make("yahtzee", dice="11112", rolls_left=2)
-    ranked = risk_advice(p, theta, yahtzee_utilities[:, lane])
+    ranked = risk_advice(p, theta, RiskTable(get_rules("yahtzee"), theta, yahtzee_utilities[:, lane]))
     ce = [a.certainty_equivalent for a in ranked]
     assert all(b <= a + 1e-9 for a, b in zip(ce, ce[1:])), list(zip([a.label for a in ranked], ce))[:5]
     assert ranked[0].label == "keep 1 1 1 1"
@@ -207,7 +208,7 @@ def test_every_goal_shares_one_cached_table(tmp_path, monkeypatch):
 # ---- the goal and risk entry points: a bad argument is a TypeError or ValueError naming it ------
 
 TINY_POSITION = Position.make(TINY, dice="12", rolls_left=1)
-TINY_U = solve_risk(TINY, [0.1])[:, 0]          # a table for theta > 0: +1 at the full card
+TINY_U = risk_table(TINY, 0.1, use_cache=False)          # a table for theta > 0: +1 at the full card
 
 
 @pytest.mark.parametrize("call_, error, named", [
@@ -216,15 +217,16 @@ TINY_U = solve_risk(TINY, [0.1])[:, 0]          # a table for theta > 0: +1 at t
     (lambda p: target_advice(p, 0, 3, targets=solve_targets("yahtzee-no-bonus", 5, within=(1 << 13) - 2)),
      ValueError, "targets are for rules 'yahtzee-no-bonus'"),
     (lambda p: risk_advice("x", 0.1), TypeError, "position must be a Position"),
-    (lambda p: risk_advice(p, 0.1, utilities=[1, 2]), ValueError, "utilities must hold one number per state"),
-    (lambda p: risk_advice(p, 0.1, utilities=np.zeros(3)), ValueError, "utilities must hold one number per state"),
-    (lambda p: risk_advice(p, 0.1, utilities="x"), ValueError, "utilities must hold one number per state"),
-    (lambda p: risk_advice(p, 0.1, utilities=np.full(len(TINY_U), np.nan)), ValueError, "utilities must be finite"),
-    (lambda p: risk_advice(p, -0.1, utilities=TINY_U), ValueError, "utilities are not a table for theta=-0.1"),
-    (lambda p: risk_advice(p, 0.1, utilities=np.zeros(len(TINY_U))), ValueError, "utilities are not a table"),
-    (lambda p: risk_position_distribution(p, TINY, -0.1, TINY_U), ValueError, "utilities are not a table"),
-    (lambda p: risk_position_distribution(p, "nope", 0.1, TINY_U), TypeError, "rules must be a Rules value"),
-    (lambda p: risk_distribution(TINY, -0.1, TINY_U), ValueError, "utilities are not a table"),
+    (lambda p: risk_advice(p, 0.1, [1, 2]), TypeError, "table must be a RiskTable"),
+    (lambda p: risk_advice(p, 0.1, TINY_U.utilities), TypeError, "table must be a RiskTable"),
+    (lambda p: RiskTable(TINY, 0.1, np.zeros(3)), ValueError, "utilities must be one finite float64 per state"),
+    (lambda p: RiskTable(TINY, 0.1, "x"), ValueError, "utilities must be one finite float64 per state"),
+    (lambda p: RiskTable(TINY, 0.1, np.full(len(TINY_U.utilities), np.nan)), ValueError, "utilities must be one finite"),
+    (lambda p: risk_advice(p, -0.1, TINY_U), ValueError, "the risk table is for 'tiny' and theta=0.1"),
+    (lambda p: RiskTable(TINY, 0.1, np.zeros(len(TINY_U.utilities))), ValueError, "utilities are not a table"),
+    (lambda p: RiskTable(TINY, -0.1, TINY_U.utilities), ValueError, "utilities are not a table for theta=-0.1"),
+    (lambda p: risk_position_distribution(p, TINY_U.utilities), TypeError, "table must be a RiskTable"),
+    (lambda p: risk_distribution(TINY_U.utilities), TypeError, "table must be a RiskTable"),
     (lambda p: position_distribution(p, "x"), TypeError, "solution must be a Solution"),
     (lambda p: target_position_distribution(p, "x", 35), TypeError, "targets must be a target table"),
     (lambda p: score_distribution(TINY, solution="x", use_cache=False), TypeError, "solution must be a Solution"),
@@ -240,6 +242,6 @@ def test_bad_goal_and_risk_arguments_are_named(call_, error, named):
 
 
 def test_a_utility_table_of_the_right_sign_is_still_taken():
-    negative = solve_risk(TINY, [-0.1])[:, 0]
-    assert risk_advice(TINY_POSITION, -0.1, utilities=negative) == risk_advice(TINY_POSITION, -0.1)
+    negative = RiskTable(TINY, -0.1, solve_risk(TINY, [-0.1])[:, 0])
+    assert risk_advice(TINY_POSITION, -0.1, negative) == risk_advice(TINY_POSITION, -0.1)
     assert solve_risk(TINY, [0.1], within=(1 << 4) - 1)[0, 0] == 0      # the full card only: no start value

@@ -10,12 +10,15 @@ import pytest
 from test_turn import TINY, solve_with
 from yatzy_core.engine.bruteforce import brute_force_at_least, brute_force_value
 from yatzy_core.objectives.distribution import score_distribution
-from yatzy_core.advice.objective_advice import play_to_target, second_player
+from yatzy_core.advice.objective_advice import play_to_target
+from yatzy_core.objectives.policy_play import second_player
+from yatzy_core.objectives import risk as risk_module
 from yatzy_core.game.rules import get_rules
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives import targets as targets_module
 from yatzy_core.engine.cache import cache_path
-from yatzy_core.objectives.targets import bands, certainty_equivalent, risk_table, solve_risk, solve_targets
+from yatzy_core.objectives.risk import certainty_equivalent, risk_table, solve_risk
+from yatzy_core.objectives.targets import bands, solve_targets
 from yatzy_core.engine.turn import MEAN, TargetLanes, ExpUtility, turn_values
 
 N = 45   # past TINY's most points (2 + 4 + 10 + 12 + bonus 10 = 38)
@@ -118,11 +121,11 @@ def test_a_tiny_theta_gives_back_the_mean():
 def test_risk_tables_are_cached_per_theta(tmp_path, monkeypatch):
     monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
     want = solve_risk(TINY, [-0.2])[:, 0]
-    assert np.array_equal(risk_table(TINY, -0.2), want)
+    assert np.array_equal(risk_table(TINY, -0.2).utilities, want)
     assert cache_path(TINY, "risk-bfc999999999999a").exists()                # -0.2's float64 bits
     assert not cache_path(TINY, "risk-3fc999999999999a").exists()            # +0.2's
-    monkeypatch.setattr(targets_module, "solve_risk", lambda *a, **k: pytest.fail("solved again"))
-    assert np.array_equal(risk_table(TINY, -0.2), want)                  # read back, not solved
+    monkeypatch.setattr(risk_module, "solve_risk", lambda *a, **k: pytest.fail("solved again"))
+    assert np.array_equal(risk_table(TINY, -0.2).utilities, want)                  # read back, not solved
     for bad in (0, float("nan"), True, "0.1"):
         with pytest.raises(ValueError, match="theta"):
             risk_table(TINY, bad)
@@ -224,8 +227,9 @@ def test_the_target_policy_played_forwards_reaches_the_computed_probability(tiny
 def test_risk_play_forwards_has_the_utility_it_promised():
     from yatzy_core.objectives.policy_play import risk_distribution
     theta = -0.15
-    u = solve_risk(TINY, [theta])[:, 0]
-    d = risk_distribution(TINY, theta, u)
+    table = risk_table(TINY, theta, use_cache=False)
+    u = table.utilities
+    d = risk_distribution(table)
     assert -(d @ np.exp(theta * np.arange(len(d)))) == pytest.approx(u[0], rel=1e-12)
 
 

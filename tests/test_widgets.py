@@ -170,8 +170,8 @@ def test_a_goal_needs_the_points_and_never_starts_a_long_solve(solutions, monkey
     ex = Explorer(**{**LATE, "scored": None})
     ex.update(objective="reach", goal=230)
     assert "enter the points so far" in ex.message and ex.best_label == "keep 4 6"   # mean kept
-    monkeypatch.setattr("yatzy_core.advice.objective_advice.solve_targets", lambda *a, **k: pytest.fail("solved"))
-    monkeypatch.setattr("yatzy_core.advice.objective_advice.cached_caps", lambda rules: [])   # no whole table cached
+    monkeypatch.setattr("yatzy_core.objectives.tables.solve_targets", lambda *a, **k: pytest.fail("solved"))
+    monkeypatch.setattr("yatzy_core.objectives.tables.cached_caps", lambda rules: [])   # no whole table cached
     ex.update(rules="yatzy", used=(), upper_total=0, dice=(1, 1, 1, 1, 2), rolls_left=2, scored=0)
     assert "yatzy solve --rules yatzy --goal 230" in ex.message
     assert ex.best_label == "keep 1 1 1 1" and ex.rows[0].value == ex.advice[0].expected
@@ -196,7 +196,8 @@ def test_the_outlook_is_the_distribution_of_the_policy_played_for(solutions):
     from yatzy_core.objectives.midgame import (position_distribution, risk_position_distribution,
                                                target_position_distribution)
     from yatzy_core.objectives.objective import Beat
-    from yatzy_core.objectives.targets import solve_risk, solve_targets
+    from yatzy_core.objectives.risk import risk_table
+    from yatzy_core.objectives.targets import solve_targets
     solution = solutions("yahtzee-no-bonus")
     ex = Explorer(**LATE)
     assert ex.outlook.wait(60)
@@ -217,8 +218,8 @@ def test_the_outlook_is_the_distribution_of_the_policy_played_for(solutions):
     assert 'aria-label="Final score from here (playing to beat 226)"' in ex.outlook.plot_w.value
     ex.update(objective="risk", theta=0.3)
     assert ex.outlook.wait(60) and "risk θ=0.3" in ex.outlook.chance_w.value
-    u = solve_risk(ex.position.rules, [0.3], within=ex.position.mask)[:, 0]
-    want = risk_position_distribution(ex.position, ex.position.rules, 0.3, u, points=200)
+    want = risk_position_distribution(ex.position, risk_table(ex.position.rules, 0.3, within=ex.position.mask),
+                                      points=200)
     assert ex.outlook.distribution.probabilities.tolist() == want.probabilities.tolist()
     ex.update(scored=None)
     assert ex.outlook.wait(60) and ex.outlook.distribution is None
@@ -229,19 +230,20 @@ def test_a_risk_outlook_is_given_from_the_start(monkeypatch):
     """A risk pass takes seconds from anywhere (8.4 s for a whole Yatzy game): never refused for
     the open boxes, unlike a goal's (here the pass itself is stood in for)."""
     from yatzy_core.ui.play_for import policy_outlook
-    monkeypatch.setattr("yatzy_core.advice.objective_advice.risk_utilities", lambda position, theta: "u")
+    monkeypatch.setattr("yatzy_core.objectives.tables.risk_table_for", lambda position, theta, use_cache, progress: "u")
     monkeypatch.setattr("yatzy_core.objectives.midgame.risk_position_distribution",
-                        lambda position, rules, theta, utilities, scored: (position.used, theta, utilities, scored))
+                        lambda position, table, scored: (position.used, table, scored))
     start = Position.make("yahtzee-no-bonus", dice="11112")
-    assert policy_outlook(start, "risk", 0, theta=0.05) == ((frozenset(), 0.05, "u", 0), "risk θ=0.05")
+    assert policy_outlook(start, "risk", 0, theta=0.05) == ((frozenset(), "u", 0), "risk θ=0.05")
 
 
 def test_a_policy_outlook_from_early_on_is_refused_even_with_a_table(monkeypatch):
     """A whole table at hand answers the ranking, but the policy's pass from 13 open boxes takes
     minutes: refused with the reason, before any table is read."""
-    from yatzy_core.ui.play_for import OUTLOOK_OPEN, policy_outlook
-    monkeypatch.setattr("yatzy_core.advice.objective_advice.cached_caps", lambda rules: [375])
-    monkeypatch.setattr("yatzy_core.advice.objective_advice.target_table", lambda *a, **k: pytest.fail("read"))
+    from yatzy_core.objectives.objective import OUTLOOK_OPEN
+    from yatzy_core.ui.play_for import policy_outlook
+    monkeypatch.setattr("yatzy_core.objectives.tables.cached_caps", lambda rules: [375])
+    monkeypatch.setattr("yatzy_core.objectives.tables.target_table", lambda *a, **k: pytest.fail("read"))
     early = Position.make("yahtzee-no-bonus", dice="11112")
     with pytest.raises(ValueError, match=f"playing to beat 240 is computed with {OUTLOOK_OPEN} boxes open"):
         policy_outlook(early, "beat", 0, score=240)

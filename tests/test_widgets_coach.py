@@ -204,7 +204,8 @@ def test_the_outlook_plays_the_policy_the_player_plays_for(solutions, monkeypatc
     distribution (`midgame`), named; from the first turn without a whole table, refused."""
     from yatzy_core.objectives.midgame import risk_position_distribution, target_position_distribution
     from yatzy_core.objectives.objective import Beat, Risk
-    from yatzy_core.objectives.targets import solve_risk, solve_targets
+    from yatzy_core.objectives.risk import risk_table
+    from yatzy_core.objectives.targets import solve_targets
     yatzy = solutions("yatzy")
     game = Game("yatzy", dice="66666", solution=yatzy)
     used = [b for b in yatzy.rules.box_names if b not in ("chance", "yatzy", "sixes")]
@@ -227,13 +228,13 @@ def test_the_outlook_plays_the_policy_the_player_plays_for(solutions, monkeypatc
     assert f"P(final score ≥ 191) = {100 * best:.1f}%" in app.outlook.chance_w.value
     app.outlook.play_w.value, app.outlook.theta_w.value = "risk", -0.05    # each change: a new pass
     assert app.outlook.wait(60) and "from here: risk θ=-0.05" in app.outlook.chance_w.value
-    u = solve_risk("yatzy", [-0.05], within=game.position.mask)[:, 0]
     rest = np.arange(len(app.outlook.distribution.probabilities)) - 130
     ce = np.log(app.outlook.distribution.probabilities @ np.exp(-0.05 * rest)) / -0.05
     assert ce == pytest.approx(advise(game.position, objective=Risk(-0.05))[0].certainty_equivalent, abs=1e-9)
     assert np.allclose(app.outlook.distribution.probabilities,
-                       risk_position_distribution(game.position, get_rules("yatzy"), -0.05, u, 130).probabilities, atol=0)
-    monkeypatch.setattr("yatzy_core.advice.objective_advice.cached_caps", lambda rules: [])   # no whole table
+                       risk_position_distribution(game.position, risk_table("yatzy", -0.05, within=game.position.mask),
+                                                  130).probabilities, atol=0)
+    monkeypatch.setattr("yatzy_core.objectives.tables.cached_caps", lambda rules: [])   # no whole table
     app.outlook.play_w.value = "beat"
     app.new_game()                                                # the first turn: refused, nothing drawn
     assert app.outlook.wait(60) and app.outlook.distribution is None

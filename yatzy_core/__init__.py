@@ -18,8 +18,9 @@ from .engine.bruteforce import brute_force_value
 from .engine.cache import get_solution
 from .engine.solutions import solution_for
 from .advice.advisor import Advice, advise, rest_of_game
-from .objectives.objective import AtLeast, Beat, MaxMean, Risk
-from .engine.position import Position
+from .objectives.objective import AdviceObjective, AtLeast, Beat, MaxMean, Risk, objective_for
+from .engine.position import Position, rerolls_left
+from .engine.solved import SolvedTable
 from .engine.subgame import subgame_rules
 
 # Loaded on first use (PEP 562), so that `import yatzy_core` and the `yatzy` command stay fast:
@@ -34,6 +35,14 @@ _LAZY = {
     "players.simulation": ("simulate", "summary"),
     "players.study": ("Study", "comparison", "run_study"),
     "advice.coach": ("Game", "play_optimally"),
+    # playing to win: the goals' and risk appetites' tables, their whole-game passes, two players
+    "objectives.targets": ("Targets", "solve_targets", "target_table", "max_total", "most_gain"),
+    "objectives.risk": ("RiskTable", "solve_risk", "risk_table", "theta_range", "certainty_equivalent"),
+    "objectives.policy_play": ("target_play", "risk_play", "target_distribution", "risk_distribution",
+                               "tie_table", "second_player"),
+    "objectives.midgame": ("position_distribution", "target_position_distribution", "risk_position_distribution"),
+    "advice.objective_advice": ("target_advice", "risk_advice", "play_to_target"),
+    "advice.beat_grades": ("grade_to_beat",),
 }
 _HOME = {name: module for module, names in _LAZY.items() for name in names}
 
@@ -58,5 +67,9 @@ __all__ = [
     "score_distribution", "Greedy", "NeverRerolls", "Optimal", "Random", "RerollsOnce",
     "Strategic", "Heuristic", "MCPlanner", "TurnExpectation", "get_strategy", "make_player",
     "strategy_names", "simulate", "summary", "Study", "comparison", "run_study",
-    "Game", "play_optimally",
+    "Game", "play_optimally", "AdviceObjective", "objective_for", "rerolls_left", "SolvedTable",
+    "Targets", "solve_targets", "target_table", "max_total", "most_gain", "RiskTable", "solve_risk", "risk_table",
+    "theta_range", "certainty_equivalent", "target_play", "risk_play", "target_distribution", "risk_distribution",
+    "tie_table", "second_player", "position_distribution", "target_position_distribution",
+    "risk_position_distribution", "target_advice", "risk_advice", "play_to_target", "grade_to_beat",
 ]

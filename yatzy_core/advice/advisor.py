@@ -21,8 +21,8 @@ from ..engine.saved import SavedSolution, saved_memory, saved_turn, solve_saved,
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
 from ..engine.subgame import full_table_at_hand, subgame_rules
-from ..engine.turn import box_values, evaluate
-from ..objectives.objective import MEAN, AdviceObjective, AtLeast, Beat, MaxMean, Risk
+from ..game.states import StateSpace
+from ..objectives.objective import MEAN, AdviceObjective, MaxMean
 from .ranking import Advice, choice_dict, choice_label, choices
 
 __all__ = ["Advice", "advise", "choices", "rest_of_game", "choice_label", "choice_dict"]
@@ -54,7 +54,8 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
     memory, cached, or a small game); else only the game of the open boxes is solved
     (`rest_of_game`), so a late Maxi Yatzy position never needs the 57M-state table.
     use_cache=False solves afresh. A game with saved rolls takes a whole `saved.SavedSolution`
-    or solves the game of its open boxes. The goals are `objective_advice.target_advice` and `objective_advice.risk_advice`.
+    or solves the game of its open boxes. Another objective values the choices itself
+    (`objective.turn`) from `solution`, its own table (Targets, RiskTable), when given.
 
     >>> ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2))
     >>> {**ranked[0].to_dict(), "expected": round(ranked[0].expected, 4)}   # --json: full precision
@@ -66,30 +67,31 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
     """
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position (see Position.make), got {type(position).__name__}")
-    if position.rules.saved_rolls and isinstance(solution, SavedSolution):
-        if not isinstance(objective, MaxMean):
-            raise ValueError("a game with saved rolls is advised for the mean only")
-        return _saved_advice_from(position, whole_saved_solution(position.rules, solution))
-    if solution is not None and not isinstance(solution, Solution):
-        hint = " (an objective goes as objective=...)" if isinstance(solution, (AtLeast, Beat, Risk, MaxMean)) else ""
-        raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}{hint}")
+    instance_of("objective", objective, AdviceObjective, "an objective: MaxMean(), AtLeast, Beat or Risk")
+    objective = objective.checked(position.rules)
     if position.rules.saved_rolls:
-        if solution is not None or not isinstance(objective, MaxMean):
-            raise ValueError("a game with saved rolls is advised for the mean only, from the game "
-                             "of its open boxes or a whole SavedSolution (no other solution or objective)")
-        return _saved_advice(position)
-    if not isinstance(objective, MaxMean):
+        if isinstance(solution, SavedSolution):
+            return _saved_advice_from(position, whole_saved_solution(position.rules, solution))
         if solution is not None:
-            raise ValueError("solution is the mean's table: give it only with objective MaxMean()")
-        return _goal_advice(position, objective, use_cache)
+            raise ValueError("a game with saved rolls is advised from the game of its open boxes or a whole "
+                             "SavedSolution (no other solution)")
+        return _saved_advice(position)
+    if isinstance(solution, AdviceObjective):
+        raise TypeError(f"solution must be a solved table or None, got {type(solution).__name__} "
+                        "(an objective goes as objective=...)")
+    if not isinstance(objective, MaxMean):   # a goal or an appetite: the objective values the choices
+        from ..objectives.midgame import mean_turn   # numba's kernels: only when asked
+        turn, pick = objective.turn(position, solution, use_cache)
+        space = StateSpace(position.rules)
+        return choices(position, turn, pick, objective.measure, mean_turn(space, position.state(space), use_cache))
+    if solution is not None and not isinstance(solution, Solution):
+        raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}")
     if solution is None and not full_table_at_hand(position.rules):
         position = rest_of_game(position)   # a small game, solved in memory: never cached, since
         solution = solve(position.rules, progress=False)   # each position would add a file
     solution = solution_for(position.rules, solution, use_cache=use_cache)
-    space = solution.space
-    turn = evaluate(space, box_values(space, solution.values, np.array([position.state(space)])),
-                    choose=False)
-    return choices(position, turn, lambda a: a)
+    turn, pick = objective.turn(position, solution, use_cache)
+    return choices(position, turn, pick)
 
 
 def _saved_advice(position: Position) -> list[Advice]:
@@ -122,14 +124,3 @@ SAVED_ADVICE_BYTES = 1_500_000_000   # every layer of the open boxes' game is ke
 @lru_cache(maxsize=8)
 def _open_boxes_solved(rest, before: int) -> SavedSolution:
     return solve_saved(rest, progress=False, before=before)
-
-
-def _goal_advice(position: Position, objective, use_cache: bool = True) -> list[Advice]:
-    """The goals' workers (`objective_advice.py`: numba's target kernel, imported only when a goal is asked)."""
-    from .objective_advice import target_advice, risk_advice
-    if isinstance(objective, (AtLeast, Beat)):
-        goal = objective.goal
-        return target_advice(position, goal.points, goal.total, use_cache=use_cache)
-    if isinstance(objective, Risk):
-        return risk_advice(position, objective.theta, use_cache=use_cache)
-    raise TypeError(f"objective must be MaxMean(), AtLeast, Beat or Risk, got {type(objective).__name__}")

@@ -24,7 +24,8 @@ from ..game.checks import instance_of, whole_number
 from .coach import Decision, Game
 from .advisor import Advice
 from .ranking import keep_all
-from .objective_advice import target_advice, targets_for
+from .objective_advice import target_advice
+from ..objectives.tables import targets_for
 from ..objectives.targets import Targets
 from ..engine.turn import TIE
 
@@ -65,7 +66,7 @@ def _table(rules, goal: int) -> Targets:
 
 def grade_to_beat(game: Game, score: int, targets: Targets | None = None) -> list[BeatGrade]:
     """Every move of `game` (finished or not) graded by P(final total > score), best play after
-    it. One target table serves the whole game: `targets`, else the one `objective_advice.targets_for`
+    it. One target table serves the whole game: `targets`, else the one `objectives.tables.targets_for`
     gives from the empty card (cached whole table, or solved once up to score + 1)."""
     instance_of("game", game, Game, "a coach.Game")
     whole_number("score", score)

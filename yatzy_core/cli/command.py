@@ -27,7 +27,7 @@ import warnings
 
 from ..version import __version__
 from ..advice.advisor import advise
-from ..objectives.objective import AtLeast, Beat, MaxMean, Risk
+from ..objectives.objective import AtLeast, objective_for
 from ..engine.position import Position, counted
 from ..engine.cache import CacheWarning, get_solution
 from .args import MAX_MESSAGE, flag, folder, objective_flags, printable, rules_argument, short, text, whole
@@ -80,9 +80,12 @@ def run_solve(args) -> int:
         print(f"std: {solution.std:.4f} ({time.perf_counter() - start:.2f} s)")
     if args.goal is not None:
         from ..objectives.distribution import score_distribution
-        from ..objectives.targets import max_total
-        from .long_work import goal_table
-        targets = None if args.goal > max_total(rules) else goal_table(rules, args.goal, not args.no_cache)
+        from ..objectives.targets import max_total, target_table
+        from .long_work import announce_work
+        targets = None
+        if args.goal <= max_total(rules):
+            announce_work(AtLeast(args.goal), rules, use_cache=not args.no_cache)
+            targets = target_table(rules, args.goal, use_cache=not args.no_cache, progress=True)
         reach, seconds = (0.0, 0.0) if targets is None else (targets.p_at_least(args.goal), targets.seconds)
         mean_play = score_distribution(rules, use_cache=not args.no_cache).p_at_least(args.goal)
         print(f"P(final >= {args.goal}): playing to reach it {reach:.6f}, "
@@ -144,26 +147,13 @@ def position_of(args) -> Position:
 def run_advise(args) -> int:
     position = position_of(args)
     objective = objective_of(args, position)
-    if isinstance(objective, (AtLeast, Beat)):
-        _goal_table_ahead(position, objective.goal, not args.no_cache)
-    ranked = advise(position, use_cache=not args.no_cache, objective=objective)
+    table = None
+    from .long_work import announce_work
+    if announce_work(objective, position.rules, position, not args.no_cache):   # said first, solved with a bar
+        table = objective.table(position, not args.no_cache, progress=True)
+    ranked = advise(position, table, use_cache=not args.no_cache, objective=objective)
     _print_advice(args, position, ranked[:args.top])
     return 0
-
-
-def _goal_table_ahead(position: Position, goal: AtLeast, use_cache: bool) -> None:
-    """An early position's goal reads the rule set's whole target table: when it must be solved
-    first (a minute or more), say so and solve it here with a bar; the advice then reads it."""
-    from ..advice.objective_advice import quick_targets
-    from .long_work import announce, goal_table, target_seconds
-    need = max(goal.total - goal.points, 0)
-    if quick_targets(position, need):
-        return
-    if use_cache:
-        goal_table(position.rules, need)
-    else:
-        announce(f"solving the target table of the open boxes of {position.rules.name} (every total up "
-                 f"to {need}; not cached)", target_seconds(position.rules, need, True, False))
 
 
 def objective_of(args, position: Position):
@@ -175,16 +165,13 @@ def objective_of(args, position: Position):
                   if value is not None), None)
     if asked and position.rules.saved_rolls:
         raise ValueError(f"argument {asked}: a game with saved rolls is advised for the mean only")
-    if args.goal is not None or args.beat is not None:
+    kind = {"--goal": "reach", "--beat": "beat", "--risk": "risk", None: "mean"}[asked]
+    if kind in ("reach", "beat"):
         with flag("--points"):
             position.points_so_far(points)
-        return AtLeast(args.goal, points) if args.beat is None else Beat(args.beat, points)
-    if args.risk is not None:
-        from ..objectives.targets import check_theta   # numba's target kernel: only when asked
-        with flag("--risk"):
-            check_theta(args.risk, position.rules)
-        return Risk(args.risk)
-    return MaxMean()
+    with flag(asked or "--points"):
+        return objective_for(kind, points=points, total=args.goal, score=args.beat, theta=args.risk).checked(
+            position.rules)
 
 
 def _aim(args) -> tuple[str, str]:

@@ -11,6 +11,7 @@ import argparse
 import json
 
 from .args import flag, objective_flags, printable, rules_argument, rules_flag
+from ..objectives.objective import MEAN, AdviceObjective, AtLeast, Risk
 
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 
@@ -74,38 +75,29 @@ def figures(play, rules, optimal_mean: float | None = None) -> dict:
     }
 
 
-def policy_of(args, rules) -> tuple[str, dict]:
-    """The policy the flags ask for, as (its name, `play_of` keywords); ValueError naming a flag."""
-    from ..objectives.targets import check_theta, max_total
+def policy_of(args, rules) -> tuple[str, AdviceObjective]:
+    """The policy the flags ask for, as (its name, its objective); ValueError naming a flag."""
+    from ..objectives.targets import max_total
 
     if args.risk is not None:
         with flag("--risk"):
-            return f"risk theta={args.risk:g}", {"theta": check_theta(args.risk, rules)}
+            return f"risk theta={args.risk:g}", Risk(args.risk).checked(rules)
     goal, name = (args.goal, "--goal") if args.beat is None else (args.beat + 1, "--beat")
     if goal is None:
-        return "max-mean", {}
+        return "max-mean", MEAN
     if goal > max_total(rules) + 1:
         raise ValueError(f"argument {name}: no game of {rules.name} reaches {goal} points "
                          f"(at most {max_total(rules):,})")
-    return (f"goal {goal}" if args.beat is None else f"beat {args.beat}"), {"goal": goal}
+    return (f"goal {goal}" if args.beat is None else f"beat {args.beat}"), AtLeast(goal)
 
 
-def play_of(rules, use_cache: bool, progress: bool, goal=None, theta=None):
-    """The OptimalPlay of max-mean play, or of playing for `goal` points or risk `theta`."""
-    from ..objectives.distribution import optimal_play
-    from ..objectives.policy_play import risk_play, target_play
-    from ..objectives.targets import risk_table
-    from .long_work import announce, goal_table, risk_seconds
+def play_of(rules, use_cache: bool, progress: bool, objective: AdviceObjective = MEAN):
+    """The OptimalPlay of a whole game played for `objective`, its work announced first."""
+    from .long_work import announce_work
 
-    if theta is not None:
-        if progress:
-            announce(f"solving the risk table of {rules.name} for theta {theta:g} and playing its policy forward",
-                     risk_seconds(rules))
-        return risk_play(rules, theta, risk_table(rules, theta, use_cache=use_cache, progress=progress),
-                         progress=progress)
-    if goal is not None:
-        return target_play(goal_table(rules, goal, use_cache, progress, forward=progress), goal, progress=progress)
-    return optimal_play(rules, use_cache=use_cache, progress=progress)
+    if progress:
+        announce_work(objective, rules, None, use_cache, forward=True)
+    return objective.play(rules, use_cache=use_cache, progress=progress)
 
 
 def run_distribution(args) -> int:
@@ -116,13 +108,13 @@ def run_distribution(args) -> int:
     if rules.saved_rolls:
         raise ValueError(f"argument {rules_flag(args)}: {rules.name!r} saves rolls: the command gives its expected score "
                          f"and standard deviation (yatzy solve --std), not its whole distribution")
-    policy, options = policy_of(args, rules)
-    play = play_of(rules, not args.no_cache, not args.json, **options)
+    policy, objective = policy_of(args, rules)
+    play = play_of(rules, not args.no_cache, not args.json, objective)
     optimal = None if policy == "max-mean" else solution_for(rules, use_cache=not args.no_cache).expected_score
     s = {**figures(play, rules, optimal), "policy": policy}
-    if "goal" in options:
-        s["goal"] = options["goal"]
-        s["p_goal"] = play.distribution.p_at_least(options["goal"])
+    if isinstance(objective, AtLeast):
+        s["goal"] = objective.total
+        s["p_goal"] = play.distribution.p_at_least(objective.total)
     if args.json:
         print(json.dumps({**s, "pmf": play.distribution.probabilities.tolist()}))
         return 0

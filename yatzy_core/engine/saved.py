@@ -77,6 +77,11 @@ class SavedSolution:
         return float(self.layers[0][0, 0])
 
     @property
+    def start_value(self) -> float:
+        """The value of a whole game, from the empty card (`solved.SolvedTable`): `expected_score`."""
+        return self.expected_score
+
+    @property
     def std(self) -> float:
         """Standard deviation of the final score from the empty card under the advisor's
         choices; ValueError unless solved with moments=True."""

@@ -53,6 +53,11 @@ class Solution:
         return float(self.values[self.space.index(0, 0, 0)])
 
     @property
+    def start_value(self) -> float:
+        """The value of a whole game, from the empty card (`solved.SolvedTable`): `expected_score`."""
+        return self.expected_score
+
+    @property
     def std(self) -> float:
         """Exact standard deviation of the final score under optimal play (no simulation); the
         first call on a values-only solution runs the moments pass (about a values solve)."""

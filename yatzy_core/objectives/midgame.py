@@ -27,11 +27,11 @@ from ..engine.solver import Solution
 from ..engine.turn import ExpUtility, TargetLanes, box_values, evaluate, score_box
 from ..engine.turn_choices import finish_turn, first_choice
 from ..game.checks import instance_of, whole_number
-from ..game.ruleset import Rules
 from ..game.states import StateSpace
 from .distribution import ScoreDistribution, final_scores, kind_box
 from .policy_play import policy_play, risk_play
-from .targets import Targets, check_theta, check_utilities, most_gain
+from .risk import RiskTable
+from .targets import Targets, most_gain
 from .targets import solve_targets  # noqa: F401 (the doctest)
 
 __all__ = ["position_distribution", "target_position_distribution", "risk_position_distribution", "mean_turn",
@@ -93,24 +93,20 @@ def target_position_distribution(where, targets: Targets, goal: int, points: int
     return _shifted(policy_play(space, TARGET_MODE, goal - points, targets=targets, start=start), points)
 
 
-def risk_position_distribution(where, rules, theta: float, utilities: np.ndarray,
-                               points: int = 0) -> ScoreDistribution:
+def risk_position_distribution(where, table: RiskTable, points: int = 0) -> ScoreDistribution:
     """P(final score = x) when every choice from `where` (as in `target_position_distribution`)
-    maximises E[sign(theta) exp(theta * points)] (`utilities`: its table of `rules`,
-    `targets.solve_risk` or `risk_table`): the rest of a started turn as
-    `advise(position, Risk(theta))` ranks first, later turns by the compiled risk policy
+    maximises E[sign(theta) exp(theta * points)] (`table`: its `RiskTable`): the rest of a started
+    turn as `advise(position, Risk(theta))` ranks first, later turns by the compiled risk policy
     (`policy_play.risk_play`)."""
-    space = StateSpace(instance_of("rules", rules, Rules, "a Rules value (resolve a name with get_rules)"))
-    theta = check_theta(theta, space.rules)
-    utilities = check_utilities(utilities, space, theta)
-    state, position = _where(where, space.rules, space, points, "utilities")
-    utility = ExpUtility(theta)
+    space = instance_of("table", table, RiskTable, "a RiskTable (risk_table)").space
+    state, position = _where(where, space.rules, space, points, "risk table")
+    utility = ExpUtility(table.theta)
 
     def policy_turn(mean):
-        return (evaluate(space, box_values(space, utilities, np.array([state]), utility), choose=False),
+        return (evaluate(space, box_values(space, table.utilities, np.array([state]), utility), choose=False),
                 utility.certainty)
     start = _policy_start(space, state, position, policy_turn)
-    return _shifted(risk_play(space.rules, theta, utilities, start=start), points)
+    return _shifted(risk_play(table, start=start), points)
 
 
 def _where(where, rules, space, points, table="solution") -> tuple[int, Position | None]:

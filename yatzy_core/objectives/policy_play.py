@@ -22,20 +22,21 @@ import time
 
 import numpy as np
 
-from ..game.checks import whole_number
+from ..game.checks import instance_of, whole_number
 from ..engine.compiled.forward import start_rows
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.policy_forward import push_policy
 from ..engine.compiled.policy_ties import tie_layer
 from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables, n_slots_most, score_classes
 from ..engine.solutions import solution_for
-from ..game.rules import Rules, get_rules
+
 from ..game.states import StateSpace
 from .distribution import OptimalPlay, ScoreDistribution, final_scores, kind_box
-from .targets import Targets, check_theta, check_utilities, solve_targets  # noqa: F401 (solve_targets: the doctest)
+from .risk import RiskTable
+from .targets import Targets, solve_targets  # noqa: F401 (solve_targets: the doctest)
 
 __all__ = ["policy_play", "target_play", "risk_play", "target_distribution", "risk_distribution",
-           "policy_tables", "tie_table"]
+           "policy_tables", "tie_table", "second_player"]
 
 
 def policy_play(space: StateSpace, mode: int, goal: int = 0, targets: Targets | None = None,
@@ -83,14 +84,12 @@ def target_play(targets: Targets, goal: int, start=None, progress: bool = False)
     return policy_play(targets.space, TARGET_MODE, goal, targets=targets, start=start, progress=progress)
 
 
-def risk_play(rules: Rules, theta: float, utilities: np.ndarray, start=None,
-              progress: bool = False) -> OptimalPlay:
-    """The exact results of maximising E[sign(theta) exp(theta * points)] (`utilities`: its table)."""
-    space = StateSpace(get_rules(rules))
-    theta = check_theta(theta, space.rules)
-    # the kernel's type and layout: a column of solve_risk's table would compile the kernels again
-    utilities = np.ascontiguousarray(check_utilities(utilities, space, theta), np.float64)
-    return policy_play(space, RISK_MODE, utilities=utilities, theta=theta, start=start, progress=progress)
+def risk_play(table: RiskTable, start=None, progress: bool = False) -> OptimalPlay:
+    """The exact results of maximising E[sign(theta) exp(theta * points)] (`table`: its
+    `RiskTable`, whose utilities are already the kernel's contiguous float64)."""
+    instance_of("table", table, RiskTable, "a RiskTable (risk_table)")
+    return policy_play(table.space, RISK_MODE, utilities=table.utilities, theta=table.theta, start=start,
+                       progress=progress)
 
 
 def target_distribution(targets: Targets, goal: int) -> np.ndarray:
@@ -98,11 +97,10 @@ def target_distribution(targets: Targets, goal: int) -> np.ndarray:
     return target_play(targets, goal).distribution.probabilities
 
 
-def risk_distribution(rules: str | Rules, theta: float, utilities: np.ndarray) -> np.ndarray:
-    """P(final total = x) under the policy that maximises E[exp(theta * points)], its ties
-    within TIE on the certainty-equivalent scale broken by the mean."""
-    rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
-    return risk_play(rules, theta, utilities).distribution.probabilities
+def risk_distribution(table: RiskTable) -> np.ndarray:
+    """P(final total = x) under the policy that maximises E[exp(theta * points)] (`table`: its
+    `RiskTable`), its ties within TIE on the certainty-equivalent scale broken by the mean."""
+    return risk_play(table).distribution.probabilities
 
 
 def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
@@ -137,3 +135,35 @@ def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
             tie_layer(np.unique(reps), W, s, t, pt, n_slots_most(pt, t))
         W[layer] = W[reps]
     return W
+
+
+def second_player(first: np.ndarray, targets: Targets | None, second: np.ndarray | None = None,
+                  ties: np.ndarray | None = None) -> dict[str, float]:
+    """Two players one after the other; the first's final total has distribution `first`
+    (P(score = x) for x = 0, 1, ...). The second either plays max-mean with distribution
+    `second` (independent), or, given `targets`, plays to beat the known score S, winning with
+    V(start, S + 1); with `ties`, the start row of `policy_play.tie_table`, its ties are apart too.
+    Returns P(second wins), P(tie) and P(first wins) where known.
+
+    >>> second_player(np.array([0.5, 0.5]), None, np.array([0.25, 0.75]))
+    {'second wins': 0.375, 'tie': 0.5, 'first wins': 0.125}
+    """
+    first = np.asarray(first, dtype=np.float64)
+    if (targets is None) == (second is None):
+        raise ValueError("give the second player's distribution (second) or its target table (targets), one of them")
+    if ties is not None and (targets is None or len(ties) < min(len(first), targets.n_max) + 1):
+        raise ValueError("ties must be the start row of tie_table(targets) (needs targets)")
+    if targets is None:
+        second = np.asarray(second, dtype=np.float64)
+        cdf = np.cumsum(second)                                     # P(second <= x)
+        at = lambda x: cdf[min(x, len(cdf) - 1)]                    # noqa: E731
+        win = sum(p * (1 - at(x)) for x, p in enumerate(first))
+        tie = sum(p * second[x] for x, p in enumerate(first) if x < len(second))
+        return {"second wins": float(win), "tie": float(tie), "first wins": float(1 - win - tie)}
+    start = targets.vector(targets.space.index(0, 0, 0))
+    shown = range(min(len(first), targets.n_max))    # a first score S >= n_max counts as unbeatable:
+    win = sum(first[x] * start[x + 1] for x in shown)  # off by at most P(S >= n_max) V(start, n_max)
+    if ties is None:
+        return {"second wins": float(win)}
+    tie = sum(first[x] * (ties[x + 1] - start[x + 1]) for x in shown)
+    return {"second wins": float(win), "tie": float(tie), "first wins": float(1 - win - tie)}

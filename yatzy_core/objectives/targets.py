@@ -10,8 +10,7 @@ n <= 0 is certain (V = 1) and n above the most a state can still gain is impossi
 only the band 1 .. min(n_max, most) of each state is stored and computed (`bands`). The
 choices are per n; the turn engine makes them from these values (`turn.TargetLanes`).
 
-Exponential utility needs no augmentation (exp(theta (a + b)) = exp(theta a) exp(theta b)):
-`solve_risk` is a values-like pass, reported as a certainty equivalent in points.
+Exponential utility needs no augmentation: `risk.py`.
 
 >>> t = solve_targets("yahtzee-no-bonus", 10, within=(1 << 13) - 2)   # only ones open
 >>> [round(float(p), 4) for p in t.vector(t.space.index((1 << 13) - 2, 0))[:4]]
@@ -23,9 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
-import re
-import struct
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -36,17 +32,15 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from ..game.checks import real_number, whole_number
-from ..engine.cache import (CacheError, CacheWarning, cache_path, cacheable, cached, cached_for, layout_digest,
-                            prune, read_trusted, write_trusted)
+from ..engine.cache import (CacheError, CacheWarning, cache_path, cacheable, cached, layout_digest, read_trusted,
+                            write_trusted)
 from ..engine.compiled.layout import Settings, Tables, vectorizing, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
-from ..engine.compiled.target_kernel import CHUNK, solve_states
-from ..engine.turn import ExpUtility
+from ..engine.compiled.target_kernel import solve_states
 
-__all__ = ["TARGET_WIDTH", "Targets", "bands", "max_total", "default_cap", "table_cap", "solve_targets",
-           "target_table", "solve_risk", "risk_table", "theta_range", "check_theta", "check_utilities",
-           "certainty_equivalent", "cached_caps"]
+__all__ = ["TARGET_WIDTH", "Targets", "bands", "most_gain", "max_total", "default_cap", "table_cap",
+           "solve_targets", "target_table", "cached_caps"]
 
 FORMAT = 2
 TARGET_WIDTH = 500   # a speed choice: the widest default table (yahtzee's 1575 points are far past any goal
@@ -94,7 +88,7 @@ def bands(space: StateSpace, n_max: int, states) -> np.ndarray:
     return np.minimum(most_gain(space, states), n_max)
 
 
-def _pad(s: Settings, t: Tables) -> int:
+def pad_points(s: Settings, t: Tables) -> int:
     """Most points one box gives outside the pre-shifted upper rows (lower box, joker, bonus)."""
     return int(max(t.score.max(), t.joker.max()) + s.yahtzee_bonus)
 
@@ -133,6 +127,15 @@ class Targets:
         """V(state, n) for n = 0 .. n_max."""
         return self[np.array([state])][0]
 
+    def value(self, mask: int, upper: int = 0, flag: int = 0) -> np.ndarray:
+        """V(s, n) for n = 0 .. n_max from the start of a turn in this state (`solved.SolvedTable`)."""
+        return self.vector(self.space.index(mask, min(upper, self.rules.upper_cap), flag))
+
+    @property
+    def start_value(self) -> np.ndarray:
+        """V(empty card, n) for n = 0 .. n_max: the best chance of each total in a whole game."""
+        return self.value(0)
+
     def p_at_least(self, target: float, state: int | None = None) -> float:
         """Best P(points still to come >= target) from `state` (default: the empty card); 0
         for a target above the most the state can still gain, whatever n_max. The points are
@@ -164,7 +167,7 @@ def _layout(space: StateSpace, n_max: int, within: int):
     return layers, band, offset, used
 
 
-def _run(s: Settings, t: Tables, states, data, offset, band, pad, risk, weight):
+def run_kernel(s: Settings, t: Tables, states, data, offset, band, pad, risk, weight):
     with vectorizing():
         solve_states(states, data, offset, band, s, t, pad, risk, weight)
 
@@ -178,7 +181,7 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     bar of the states solved (a whole table takes a minute or more)."""
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     n_max = default_cap(rules) if n_max is None else whole_number("n_max", n_max)
-    within = _within(within, rules)
+    within = within_mask(within, rules)
     space, (s, t) = StateSpace(rules), tables(rules)
     start = time.perf_counter()
     layers, band, offset, used = _layout(space, n_max, within)
@@ -186,13 +189,13 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     with tqdm(total=sum(len(d) for _, d, _ in layers), desc=f"target table {rules.name}", unit="state",
               disable=not progress, leave=False) as bar:
         for layer, distinct, reps in layers:
-            _run(s, t, distinct, data, offset, band, _pad(s, t), False, np.ones((1, 1)))
+            run_kernel(s, t, distinct, data, offset, band, pad_points(s, t), False, np.ones((1, 1)))
             band[layer], offset[layer] = band[reps], offset[reps]
             bar.update(len(distinct))
     return Targets(rules, int(n_max), band, offset, data, time.perf_counter() - start)
 
 
-def _within(within, rules: Rules) -> int:
+def within_mask(within, rules: Rules) -> int:
     """`within` as an int; ValueError naming it unless it is a mask of used boxes (bit b: box b)."""
     mask, full = whole_number("within", within), (1 << rules.n_boxes) - 1
     if mask > full:
@@ -284,129 +287,3 @@ def cached_caps(rules: Rules, dtype=np.float32) -> list[int]:
             if _table_file(rules, cap, dtype).exists():
                 found.append(cap)
     return found
-
-
-# ---- exponential utility -------------------------------------------------------------------------
-
-def solve_risk(rules: str | Rules, thetas, within: int = 0, progress: bool = False) -> np.ndarray:
-    """(space.size, len(thetas)) best E[sign(theta) exp(theta * points still to come)] of every
-    state (whose used boxes include `within`), one lane per theta (no augmentation: utility is
-    multiplicative). Each theta within `theta_range`: the values are then finite, normal
-    numbers. Plain maxima: only the value is kept, so ties need no rule here. progress: a
-    tqdm bar of the turns solved."""
-    rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
-    thetas = np.array([check_theta(t, rules) for t in np.atleast_1d(thetas).tolist()], dtype=np.float64)
-    if not len(thetas):
-        raise ValueError("thetas must hold at least one theta")
-    within = _within(within, rules)
-    n_thetas = len(thetas)
-    thetas = np.r_[thetas, np.repeat(thetas[-1], -n_thetas % CHUNK)]   # whole chunks of lanes
-    space, (s, t) = StateSpace(rules), tables(rules)
-    most = int(_pad(s, t) + s.upper_bonus + t.score.max() + 1)
-    points = np.minimum(np.arange(most + 1), max_total(rules))   # rows past any game's total: unused
-    weight = np.exp(points[:, None] * thetas[None, :])
-    data = np.zeros(space.size * len(thetas))
-    offset = np.arange(space.size, dtype=np.int64) * len(thetas)
-    band = np.full(space.size, len(thetas), dtype=np.int64)
-    layers = tqdm(space.backward(space.n_boxes, within), total=space.n_boxes + 1, unit="turn",
-                  desc=f"risk table {rules.name}", disable=not progress, leave=False)
-    for layer, distinct, reps in layers:
-        if len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes:
-            data.reshape(space.size, -1)[layer] = np.sign(thetas)
-            continue
-        _run(s, t, distinct, data, offset, band, 0, True, weight)
-        data.reshape(space.size, -1)[layer] = data.reshape(space.size, -1)[reps]
-    return data.reshape(space.size, -1)[:, :n_thetas]
-
-
-THETA_MIN = 1e-7     # CE error ~ (relative error of U, ~1e-15 measured on yahtzee) / |theta|: 1e-8 here
-EXP_LIMIT = 700.0    # |theta| * max_total at most this: exp(theta * points) stays finite and normal
-
-
-def theta_range(rules: Rules) -> tuple[float, float]:
-    """(least, most) |theta| whose certainty equivalents these rules' points let float64
-    compute to about 1e-6 points: not lost in rounding, exp(theta * max_total) representable."""
-    return THETA_MIN, EXP_LIMIT / max(max_total(rules), 1)
-
-
-def check_theta(theta, rules: Rules) -> float:
-    """theta as a float; ValueError naming it and the range allowed for `rules` unless it is a
-    finite number within `theta_range` either side of 0."""
-    lo, hi = theta_range(rules)
-    try:
-        x = real_number("theta", theta)
-    except ValueError:
-        x = math.nan
-    if not lo <= abs(x) <= hi:
-        raise ValueError(f"theta must be a number with {lo:g} <= |theta| <= {hi:.4g} for these rules "
-                         f"(at most {max_total(rules):,} points; 0 is the mean), got {theta!r}")
-    return x
-
-
-def check_utilities(utilities, space: StateSpace, theta: float) -> np.ndarray:
-    """`utilities` as an array (its own float type: no copy of a large table); ValueError naming
-    them unless they are a table of the space's rules for this theta's sign (`solve_risk`,
-    `risk_table`): one finite number per state, the full card's states holding sign(theta) (the
-    values are sign(theta) E[exp(theta * points)])."""
-    try:
-        table = np.asarray(utilities)
-    except (TypeError, ValueError):
-        table = None
-    if table is None or table.dtype.kind != "f" or table.shape != (space.size,):
-        got = type(utilities).__name__ if table is None or table.dtype.kind != "f" else f"shape {table.shape}"
-        raise ValueError(f"utilities must hold one number per state of {space.rules.name!r} ({space.size}: "
-                         f"solve_risk or risk_table), got {got}")
-    if not np.isfinite(table).all():
-        raise ValueError("utilities must be finite numbers (solve_risk or risk_table), got NaN or infinity")
-    full = table[space.layer(space.n_boxes)]
-    wrong = full[full != np.sign(theta)]
-    if len(wrong):
-        raise ValueError(f"utilities are not a table for theta={theta:g}: one for a theta of this sign holds "
-                         f"sign(theta) = {np.sign(theta):+g} at the full card, these hold {wrong[0]:+g}")
-    return table
-
-
-RISK_TABLES = 8   # risk tables kept per rule set (one number per state each): the least recently used go
-
-
-def _risk_kind(theta: float) -> str:
-    """The cache-file kind of one theta: its float64's bits (sign included) in hex, so that
-    thetas equal to 12 digits or any other rounding still get files of their own."""
-    return "risk-" + struct.pack(">d", theta).hex()
-
-
-def risk_table(rules: Rules, theta: float, use_cache: bool = True, progress: bool = False) -> np.ndarray:
-    """(space.size,) utilities of every state for one theta (`solve_risk`), from the cache when a
-    trustworthy file is there: a whole game costs seconds per theta, a cached table a read. At
-    most RISK_TABLES thetas of a rule set stay cached (any theta is a new file).
-
-    >>> _risk_kind(-0.05), _risk_kind(0.05)
-    ('risk-bfa999999999999a', 'risk-3fa999999999999a')
-    """
-    theta = check_theta(theta, rules)
-    make = lambda: solve_risk(rules, [theta], progress=progress)[:, 0]  # noqa: E731
-    space = StateSpace(rules)
-
-    def load(path):
-        fields = read_trusted(path, rules, FORMAT, layout_digest(space))
-        if float(fields["theta"]) != theta or fields["numbers"].shape != (space.size,):
-            raise CacheError(f"{path} holds another theta or size")
-        with contextlib.suppress(OSError):
-            os.utime(path)            # read now: the last of the RISK_TABLES to be pruned
-        return fields["numbers"]
-
-    def save(utilities, path):
-        write_trusted(path, rules, utilities, FORMAT, theta=theta, layout=layout_digest(space))
-        family = re.compile(re.escape(path.name[:-len(_risk_kind(theta)) - 4]) + r"risk-[0-9a-f]{16}\.npz")
-        prune(path, family, RISK_TABLES)
-    return cached_for(rules, _risk_kind(theta), load, make, save, use_cache)
-
-
-def certainty_equivalent(utility, theta) -> np.ndarray:
-    """Points a sure gain would need to be worth the same: log(sign(theta) * U) / theta
-    (-inf for a choice not allowed, U = -inf).
-
-    >>> float(certainty_equivalent(-np.exp(-0.5 * 10.0), -0.5))
-    10.0
-    """
-    return ExpUtility(np.asarray(theta, dtype=np.float64)).certainty(utility)

@@ -1,0 +1,33 @@
+"""The one result protocol of every solved table: what a caller may ask of any of them.
+
+`Solution` (expected points), `SavedSolution` (the same with saved rolls), `objectives.Targets`
+(P(at least n more points), one number per n) and `objectives.RiskTable` (a certainty
+equivalent, in points) each have `rules`, `space`, `value(mask, upper, flag)` (the value at the
+start of a turn in that state, in the table's own measure), `start_value` (from the empty card)
+and `seconds` (how long the solve took).
+
+>>> from yatzy_core import get_rules, solve
+>>> isinstance(solve(get_rules("yahtzee-no-bonus").with_(name="chance-only",
+...            boxes=get_rules("yahtzee-no-bonus").boxes[-1:], upper_bonus=0, yahtzee_box=None), progress=False),
+...            SolvedTable)
+True
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = ["SolvedTable"]
+
+
+@runtime_checkable
+class SolvedTable(Protocol):
+    """What every solved table answers (see the module)."""
+
+    rules: Any
+    space: Any
+    seconds: float
+
+    def value(self, mask: int, upper: int = 0, flag: int = 0) -> Any: ...
+
+    @property
+    def start_value(self) -> Any: ...
