@@ -48,6 +48,8 @@ LAYERS = [
     ["engine.compiled.policy_turn"],              # any policy's turn: needs or states as lanes
     ["engine.compiled.policy_forward"],           # ... pushed forwards
     ["engine.compiled.policy_ties"],              # ... the beat policy's ties, carried backwards
+    ["engine.compiled.option_kernel"],            # many positions' keeper options
+    ["engine.batch_advice"],                      # advise_batch: the optimum in bulk, one option index
     ["objectives.objective"],                     # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["objectives.targets"],
     ["objectives.distribution"],

@@ -21,6 +21,7 @@ from .advice.advisor import Advice, advise, rest_of_game
 from .objectives.objective import AtLeast, Beat, MaxMean, Risk
 from .engine.position import Position
 from .engine.subgame import subgame_rules
+from .engine.batch_advice import BatchAdvice, advise_batch, option_labels
 
 # Loaded on first use (PEP 562), so that `import yatzy_core` and the `yatzy` command stay fast:
 # these bring numba along (the players and pandas come with `simulate`).
@@ -58,5 +59,5 @@ __all__ = [
     "score_distribution", "Greedy", "NeverRerolls", "Optimal", "Random", "RerollsOnce",
     "Strategic", "Heuristic", "MCPlanner", "TurnExpectation", "get_strategy", "make_player",
     "strategy_names", "simulate", "summary", "Study", "comparison", "run_study",
-    "Game", "play_optimally",
+    "Game", "play_optimally", "BatchAdvice", "advise_batch", "option_labels",
 ]
