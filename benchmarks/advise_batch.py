@@ -20,24 +20,10 @@ import time
 import numpy as np
 
 from yatzy_core import Position, advise, advise_batch, get_rules
-from yatzy_core.engine.batch_advice import option_count
+from yatzy_core.engine.batch_advice import option_count, random_positions
 from yatzy_core.engine.position import upper_totals
 from yatzy_core.engine.solutions import solution_for
 from yatzy_core.game.dice import dice_of
-from yatzy_core.game.states import StateSpace
-
-
-def random_arrays(rules, n: int, rng) -> dict[str, np.ndarray]:
-    """n positions as advise_batch's arrays: states uniform over the reachable ones."""
-    space = StateSpace(rules)
-    full = (1 << rules.n_boxes) - 1
-    states = np.flatnonzero(space.reachable)
-    states = states[space.decode(states)[0] != full]
-    mask, upper, flag = space.decode(rng.choice(states, n))
-    faces = rng.integers(0, rules.faces, (n, rules.n_dice))
-    counts = np.stack([(faces == f).sum(axis=1) for f in range(rules.faces)], axis=1)
-    return {"counts": counts, "used": mask, "upper_total": upper, "yahtzee_bonus": flag,
-            "rolls_left": rng.integers(0, rules.rolls_per_turn, n)}
 
 
 def position(rules, arrays, i) -> Position:
@@ -59,7 +45,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = get_rules(args.rules)
     solution = solution_for(rules)
-    arrays = random_arrays(rules, args.positions, np.random.default_rng(2026))
+    arrays = random_positions(rules, args.positions, np.random.default_rng(2026))
     advise_batch(rules, **arrays, solution=solution)                  # compile, outside the timings
     times, cpu = [], []
     for _ in range(args.repeats):

@@ -50,6 +50,7 @@ LAYERS = [
     ["engine.compiled.policy_ties"],              # ... the beat policy's ties, carried backwards
     ["engine.compiled.option_kernel"],            # many positions' keeper options
     ["engine.batch_advice"],                      # advise_batch: the optimum in bulk, one option index
+    ["engine.dataset"],                           # ... as a data set (yatzy export --what positions)
     ["objectives.objective"],                     # what advise ranks by: MaxMean, AtLeast, Beat, Risk
     ["objectives.targets"],
     ["objectives.distribution"],

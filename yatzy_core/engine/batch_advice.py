@@ -44,7 +44,7 @@ from .solver import Solution
 from .turn import NEG, TIE, score_box
 
 __all__ = ["BatchAdvice", "advise_batch", "option_labels", "option_count", "option_preference",
-           "position_arrays"]
+           "position_arrays", "random_positions"]
 
 CHUNK = 100_000   # positions whose box options are scored at once (bounds the (N, boxes) arrays)
 
@@ -104,6 +104,26 @@ def position_arrays(positions) -> dict[str, np.ndarray]:
             "upper_total": np.array([p.upper_total for p in positions], dtype=np.int64),
             "yahtzee_bonus": np.array([p.yahtzee_bonus for p in positions], dtype=bool),
             "rolls_left": np.array([p.rolls_left for p in positions], dtype=np.int64)}
+
+
+def random_positions(rules: Rules, n: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """n positions as `advise_batch`'s arrays, drawn so: a turn state uniformly from the reachable
+    ones short of a full card (its upper total as stored, capped at the threshold), the dice
+    rolled (each die uniform), the rerolls left uniform in 0..rolls_per_turn - 1.
+
+    >>> from yatzy_core import get_rules
+    >>> p = random_positions(get_rules("yatzy"), 3, np.random.default_rng(1))
+    >>> sorted(p), p["counts"].sum(axis=1).tolist()
+    (['counts', 'rolls_left', 'upper_total', 'used', 'yahtzee_bonus'], [5, 5, 5])
+    """
+    space = StateSpace(rules)
+    states = np.flatnonzero(space.reachable)
+    states = states[space.decode(states)[0] != (1 << rules.n_boxes) - 1]
+    used, upper, flag = space.decode(rng.choice(states, n))
+    faces = rng.integers(0, rules.faces, (n, rules.n_dice))
+    counts = (faces[:, :, None] == np.arange(rules.faces)).sum(axis=1)
+    return {"counts": counts, "used": used, "upper_total": upper, "yahtzee_bonus": flag,
+            "rolls_left": rng.integers(0, rules.rolls_per_turn, n)}
 
 
 def advise_batch(rules: str | Rules, counts, used, upper_total, yahtzee_bonus, rolls_left, *,
