@@ -27,25 +27,38 @@ def keeper_options(s: Settings, t: Tables, groups: np.ndarray, lane_state: np.nd
     distinct states' lane groups, `lane_state` each lane's row in the distinct states, whose
     positions are order[starts[u]:starts[u + 1]]."""
     with vectorizing():
-        _groups(groups, lane_state, starts, order, rolls, rerolls, values, s, t, out)
+        run = _groups if len(groups) > SERIAL else _serial_groups
+        run(groups, lane_state, starts, order, rolls, rerolls, values, s, t, out)
+
+
+SERIAL = 16   # lane groups done on one thread: waking the others costs more (a single position
+              # took 75 ms through the parallel loop on a busy machine, 0.1 ms serially)
 
 
 @njit(parallel=True, cache=True)
 def _groups(groups, lane_state, starts, order, rolls, rerolls, values, s, t, out):
     n_groups = len(groups)
     n_chunks = min(n_groups, 256)
-    n_rolls, n_boxes = t.score.shape
-    n_keepers = t.add_die.shape[0]
     for c in prange(n_chunks):
-        keep = np.empty((n_keepers, LANES))
-        e2 = np.empty((n_rolls, LANES))                  # the second moments' place: not used
-        rows = np.empty((n_boxes, s.n_dice + 1, LANES))
-        rows2 = np.empty((n_boxes, s.n_dice + 1, LANES))   # second moments: written, not read
-        boxes = np.empty(n_boxes, dtype=np.int64)
-        no_record = np.empty((1, 1, 1), dtype=np.int64)
-        work = (keep, e2, rows, rows2, boxes, no_record)
+        work = _scratch(s, t)
         for g in range(c * n_groups // n_chunks, (c + 1) * n_groups // n_chunks):
             _group(groups[g], lane_state[g], (starts, order, rolls, rerolls), values, s, t, out, work)
+
+
+@njit(cache=True)
+def _serial_groups(groups, lane_state, starts, order, rolls, rerolls, values, s, t, out):
+    work = _scratch(s, t)
+    for g in range(len(groups)):
+        _group(groups[g], lane_state[g], (starts, order, rolls, rerolls), values, s, t, out, work)
+
+
+@njit(cache=True)
+def _scratch(s, t):
+    """A thread's working arrays: keeper values, the unused second moments, the box rows."""
+    n_rolls, n_boxes = t.score.shape
+    return (np.empty((t.add_die.shape[0], LANES)), np.empty((n_rolls, LANES)),
+            np.empty((n_boxes, s.n_dice + 1, LANES)), np.empty((n_boxes, s.n_dice + 1, LANES)),
+            np.empty(n_boxes, dtype=np.int64), np.empty((1, 1, 1), dtype=np.int64))
 
 
 @njit(cache=True)
