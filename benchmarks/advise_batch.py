@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from yatzy_core import Position, advise, advise_batch, get_rules
-from yatzy_core.engine.batch_advice import option_count, random_positions
+from yatzy_core.engine.batch_advice import option_count, option_index, random_positions
 from yatzy_core.engine.position import upper_totals
 from yatzy_core.engine.solutions import solution_for
 from yatzy_core.game.dice import dice_of
@@ -62,7 +62,7 @@ def main() -> None:
             advise(p, solution)
         per_call.append((time.perf_counter() - start) / len(positions))
     loop_s = statistics.median(per_call)
-    gap = max(abs(a.value - batch.values[i, _option(rules, a)]) for i, p in enumerate(positions[:200])
+    gap = max(abs(a.value - batch.values[i, option_index(rules, a.action, a.keep, a.box)]) for i, p in enumerate(positions[:200])
               for a in advise(p, solution))
     print(f"{rules.name}: {args.positions:,} positions, {option_count(rules)} options each, "
           f"{os.cpu_count()} cores, numba threads {os.environ.get('NUMBA_NUM_THREADS', 'all')}, "
@@ -73,13 +73,6 @@ def main() -> None:
     print(f"  advise loop:  median {loop_s * 1e3:.3f} ms a position over {args.baseline:,} "
           f"(so {loop_s * args.positions:.1f} s for all)")
     print(f"  ratio: {loop_s * args.positions / batch_s:.0f}x; largest value gap on 200 positions {gap:.1e}")
-
-
-def _option(rules, advice) -> int:
-    if advice.action == "box":
-        return rules.box_index(advice.box)
-    from yatzy_core.game.dice import counts_of
-    return rules.n_boxes + rules.dice.keeper_index[counts_of(advice.keep, rules.faces)]
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ G environments (`players.gym_env.Env`, advice=False: the agent asks for itself) 
 lockstep: at each step every game still going is advised in one `advise_batch` call and takes its
 best action. The games' mean score must lie within 3 standard errors of the exact expected score
 (the solved table's start value); prints the mean, the standard error, the gap in standard
-errors and the time. Game g is reset with seed g.
+errors and the time. Game g is reset with seed first-seed + g (default 0).
 """
 from __future__ import annotations
 
@@ -27,12 +27,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="yahtzee")
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--first-seed", type=int, default=0, help="game g is reset with seed first-seed + g")
     args = parser.parse_args()
     rules = get_rules(args.rules)
     solution = solution_for(rules)
     start = time.perf_counter()
     envs = [Env(rules, solution=solution, advice=False) for _ in range(args.games)]
-    observations = [env.reset(seed=g)[0] for g, env in enumerate(envs)]
+    observations = [env.reset(seed=args.first_seed + g)[0] for g, env in enumerate(envs)]
     scores = np.zeros(args.games)
     live = list(range(args.games))
     steps = advise_s = 0
@@ -55,7 +56,7 @@ def main() -> None:
     wall = time.perf_counter() - start
     mean, se = scores.mean(), scores.std(ddof=1) / math.sqrt(args.games)
     exact = solution.expected_score
-    print(f"{rules.name}: {args.games:,} games, {steps:,} steps, {wall:.1f} s ({advise_s:.1f} s in advise_batch)")
+    print(f"{rules.name}: {args.games:,} games (seeds {args.first_seed}..{args.first_seed + args.games - 1}), {steps:,} steps, {wall:.1f} s ({advise_s:.1f} s in advise_batch)")
     print(f"  mean {mean:.3f}, standard error {se:.3f}, exact {exact:.3f}: "
           f"{(mean - exact) / se:+.2f} standard errors ({'within' if abs(mean - exact) <= 3 * se else 'OUTSIDE'} 3)")
 

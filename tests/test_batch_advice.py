@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from yatzy_core import Position, advise, advise_batch, get_rules, option_labels
-from yatzy_core.engine.batch_advice import option_count, position_arrays
+from yatzy_core.engine.batch_advice import option_count, option_index, position_arrays
 from yatzy_core.engine.position import upper_totals
 from yatzy_core.engine.solutions import solution_for
 from yatzy_core.engine.solver import solve
@@ -45,9 +45,7 @@ def random_position(rules, rng) -> Position:
 
 
 def option_of(rules, advice) -> int:
-    if advice.action == "box":
-        return rules.box_index(advice.box)
-    return rules.n_boxes + rules.dice.keeper_index[counts_of(advice.keep, rules.faces)]
+    return option_index(rules, advice.action, advice.keep, advice.box)
 
 
 @pytest.mark.parametrize("rules, n", [(get_rules("yahtzee"), 2000), (get_rules("yatzy"), 1500),

@@ -14,7 +14,8 @@ from yatzy_core import Position, advise
 from yatzy_core.cli import command as cli
 from yatzy_core.engine.dataset import TIE_RULE
 from yatzy_core.engine.solver import solve
-from yatzy_core.game.dice import counts_of, dice_of
+from yatzy_core.engine.batch_advice import option_index
+from yatzy_core.game.dice import dice_of
 from yatzy_core.game.rulefile import loads
 
 TINY_TEXT = ('name = "tiny"\nn_dice = 2\nfaces = 3\nrolls_per_turn = 2\nupper_bonus = 0\n'
@@ -43,9 +44,7 @@ def read_jsonl(path):
 
 
 def option_of(advice) -> int:
-    if advice.action == "box":
-        return TINY.box_index(advice.box)
-    return TINY.n_boxes + TINY.dice.keeper_index[counts_of(advice.keep, TINY.faces)]
+    return option_index(TINY, advice.action, advice.keep, advice.box)
 
 
 def test_jsonl_rows_are_the_solvers_and_the_advisors(rules_file, tmp_path):

@@ -43,7 +43,7 @@ from .solutions import solution_for
 from .solver import Solution
 from .turn import NEG, TIE, score_box
 
-__all__ = ["BatchAdvice", "advise_batch", "option_labels", "option_count", "option_preference",
+__all__ = ["BatchAdvice", "advise_batch", "option_labels", "option_count", "option_index", "option_preference",
            "position_arrays", "random_positions"]
 
 CHUNK = 100_000   # positions whose box options are scored at once (bounds the (N, boxes) arrays)
@@ -81,6 +81,25 @@ def option_labels(rules: Rules) -> tuple[str, ...]:
     keep = ["reroll all" if k.sum() == 0 else "keep " + " ".join(str(f + 1) for f in np.repeat(np.arange(dice.faces), k))
             for k in dice.keepers[:dice.roll_offset]]
     return tuple([f"score {name}" for name in rules.box_names] + keep)
+
+
+def option_index(rules: Rules, action: str, keep=None, box: str | None = None) -> int:
+    """The index of a choice as `advise` describes it (`Advice.action`, `.keep`, `.box`).
+
+    >>> from yatzy_core import get_rules
+    >>> rules = get_rules("yahtzee")
+    >>> option_index(rules, "box", box="chance"), option_index(rules, "keep", keep=(6, 6, 6, 6))
+    (12, 222)
+    """
+    if action == "box":
+        return rules.box_index(box)
+    if action != "keep":
+        raise ValueError(f"action must be 'box' or 'keep', got {action!r}")
+    counts = np.bincount(np.asarray(keep, dtype=np.int64) - 1, minlength=rules.faces) if len(keep) else np.zeros(rules.faces, np.int64)
+    k = rules.dice.keeper_index.get(tuple(int(c) for c in counts))
+    if k is None or k >= rules.dice.roll_offset:
+        raise ValueError(f"keep must be fewer than {rules.n_dice} dice 1..{rules.faces}, got {keep!r}")
+    return rules.n_boxes + k
 
 
 @lru_cache(maxsize=None)
