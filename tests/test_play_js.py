@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.batch_advice import option_index
 from yatzy_core.engine.position import Position, upper_totals
 from yatzy_core.engine.solver import solve
 from yatzy_core.engine.value_tables import gzipped, value_table
@@ -58,7 +59,8 @@ def test_the_javascript_advisor_agrees_with_the_package(tmp_path):
         (tmp_path / f"{name}.values.gz").write_bytes(gzipped(value_table(solution)))
         cases = [{"position": {"dice": list(p.dice), "used": sorted(p.used), "upperTotal": p.upper_total,
                                "yahtzeeBonus": p.yahtzee_bonus, "rollsLeft": p.rolls_left},
-                  "advice": [[a.label, a.value] for a in advise(p, solution)]}
+                  "advice": [[a.label, a.value, option_index(rules, a.action, a.keep, a.box)]
+                             for a in advise(p, solution)]}
                  for p in random_positions(rules, 40, seed=3)]
         fixtures.append({"table": f"{name}.values.gz", "cases": cases})
     (tmp_path / "advice.json").write_text(json.dumps(fixtures))

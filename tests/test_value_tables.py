@@ -107,9 +107,6 @@ def test_the_export_command_writes_the_table(tmp_path, private_cache, small):
     assert status == 0 and (tmp_path / "raw.values").read_bytes()[:8] == MAGIC
 
 
-def test_positions_are_not_exported_yet(tmp_path):
-    status, out, err = call("export", "--what", "positions", str(tmp_path / "rows"))
-    assert (status, out) == (2, "") and err.startswith("yatzy: error: argument --what: positions is not available yet")
-    assert err.count("\n") == 1 and not (tmp_path / "rows").exists()
+def test_saved_roll_games_are_not_exported(tmp_path):
     status, _, err = call("export", "--rules", "maxi-yatzy", str(tmp_path / "maxi"))
     assert status == 2 and "save rolls" in err and not (tmp_path / "maxi").exists()

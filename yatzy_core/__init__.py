@@ -35,6 +35,7 @@ _LAZY = {
     "players.simulation": ("simulate", "summary"),
     "players.study": ("Study", "comparison", "run_study"),
     "advice.coach": ("Game", "play_optimally"),
+    "engine.batch_advice": ("BatchAdvice", "advise_batch", "option_labels"),   # the optimum in bulk
     # playing to win: the goals' and risk appetites' tables, their whole-game passes, two players
     "objectives.targets": ("Targets", "solve_targets", "target_table", "max_total", "most_gain"),
     "objectives.risk": ("RiskTable", "solve_risk", "risk_table", "theta_range", "certainty_equivalent"),
@@ -67,7 +68,7 @@ __all__ = [
     "score_distribution", "Greedy", "NeverRerolls", "Optimal", "Random", "RerollsOnce",
     "Strategic", "Heuristic", "MCPlanner", "TurnExpectation", "get_strategy", "make_player",
     "strategy_names", "simulate", "summary", "Study", "comparison", "run_study",
-    "Game", "play_optimally", "AdviceObjective", "objective_for", "rerolls_left", "SolvedTable",
+    "Game", "play_optimally", "BatchAdvice", "advise_batch", "option_labels", "AdviceObjective", "objective_for", "rerolls_left", "SolvedTable",
     "Targets", "solve_targets", "target_table", "max_total", "most_gain", "RiskTable", "solve_risk", "risk_table",
     "theta_range", "certainty_equivalent", "target_play", "risk_play", "target_distribution", "risk_distribution",
     "tie_table", "second_player", "position_distribution", "target_position_distribution",

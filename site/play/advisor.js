@@ -283,6 +283,8 @@ export class Table {
 
   /**
    * Every option of a position, best first, as the package's `advise` lists them.
+   * `option` is the package's one option index (yatzy_core/engine/batch_advice.py): box b is
+   * option b, keeping keeper k (this.dice.keepers order, fewer dice than a roll) option nBoxes + k.
    * @param {Position} position see `checkPosition`
    * @returns {Option[]} each with its expected final points still to come and its loss
    */
@@ -293,7 +295,7 @@ export class Table {
     const options = [];
     for (let b = 0; b < this.nBoxes; b++) {
       const v = final[b * n + p.roll];
-      if (v > -Infinity) options.push({ action: "box", keep: null, box: this.boxes[b], now: p.rollsLeft > 0, expected: v });
+      if (v > -Infinity) options.push({ action: "box", keep: null, box: this.boxes[b], now: p.rollsLeft > 0, expected: v, option: b });
     }
     if (p.rollsLeft > 0) {
       let rolls = new Float64Array(n).fill(-Infinity);
@@ -307,7 +309,7 @@ export class Table {
       }
       for (const k of this.dice.subKeepers[p.roll]) {
         if (this.dice.keepers[k].length < this.dice.nDice) {
-          options.push({ action: "keep", keep: this.dice.keepers[k], box: null, now: false, expected: keep[k] });
+          options.push({ action: "keep", keep: this.dice.keepers[k], box: null, now: false, expected: keep[k], option: this.nBoxes + k });
         }
       }
     }

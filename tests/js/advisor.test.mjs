@@ -122,6 +122,8 @@ test("tables exported by the package give the package's advice", { skip: !proces
       assert.deepEqual(mine.map((o) => o.label).sort(), advice.map((a) => a[0]).sort(), where);
       const value = new Map(mine.map((o) => [o.label, o.expected]));
       for (const [lab, v] of advice) assert.ok(Math.abs(value.get(lab) - v) <= 1e-4, `${where} ${lab}: ${value.get(lab)} vs ${v}`);
+      const option = new Map(mine.map((o) => [o.label, o.option]));   // the package's one option index
+      for (const [lab, , index] of advice) assert.equal(option.get(lab), index, `${where} ${lab}: option`);
       assert.ok(advice[0][1] - value.get(mine[0].label) <= 1e-4, where);
     }
   }

@@ -3,32 +3,44 @@
 An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. `--what values` writes the
 turn-start state values as the binary table of `engine.value_tables` (what the course site's
 "Play and ask" page reads); an OUT ending in `.gz` is written gzip-compressed, as the site sends
-it. `--what positions` (dataset rows) is named here so that the one command serves both; it is
-not written yet. The file appears only once complete (`args.OutputFile`), and an existing one is
-replaced only with --force.
+it. `--what positions` writes the data set of `engine.dataset`: every turn-start state with its
+value and `--sample N` in-turn positions (seeded by `--seed`) with every option's value, the best
+option and its ties, as `--format jsonl` (the default; .gz compresses) or `parquet` (pyarrow).
+The file appears only once complete (`args.OutputFile`), and an existing one is replaced only
+with --force.
 """
 from __future__ import annotations
 
 import argparse
+import time
 
 from .args import OutputFile, path, rules_argument
 
 __all__ = ["add_export_parser", "run_export", "WHAT"]
 
 WHAT = ("values", "positions")
+SAMPLE = 10_000
 
 
 def add_export_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "export", help="write a solved rule set's numbers to a file (state values for the web page)",
+        "export", help="write a solved rule set's numbers to a file (state values for the web page, a data set)",
         description="Write a solved rule set's numbers to OUT. --what values: every turn-start "
                     "state's expected points still to come, as a float32 binary table with a "
                     "versioned JSON header and a SHA-256 of the values (gzip-compressed when OUT "
-                    "ends in .gz).")
+                    "ends in .gz). --what positions: a data set, every turn-start state with its "
+                    "value and a seeded sample of in-turn positions with every option's value, the "
+                    "best option and the options tied with it; the tie rule and the option index "
+                    "are in the file's metadata.")
     p.add_argument("out", metavar="OUT", type=path, help="the file to write (.gz: gzip-compressed)")
     p.add_argument("--what", choices=WHAT, default="values",
-                   help="values: the turn-start state values (the default); positions: dataset "
-                        "rows (not available yet)")
+                   help="values: the turn-start state values (the default); positions: the data set")
+    p.add_argument("--format", choices=("jsonl", "parquet"), default=None,
+                   help="positions only: jsonl (JSON Lines, the first line the metadata; the "
+                        "default) or parquet (needs pyarrow: the 'dataset' extra)")
+    p.add_argument("--sample", type=int, default=None, metavar="N",
+                   help=f"positions only: in-turn positions to sample (default {SAMPLE:,})")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="positions only: the sample's seed (default 0)")
     rules_argument(p)
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
     p.set_defaults(run=run_export)
@@ -36,15 +48,17 @@ def add_export_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run_export(args) -> int:
-    from ..engine.cache import get_solution
-    from ..engine.value_tables import gzipped, value_table
     from ..game.rules import get_rules
-    if args.what == "positions":
-        raise ValueError("argument --what: positions is not available yet; --what values writes "
-                         "the state values")
     rules = get_rules(args.rules)
     if rules.saved_rolls:
         raise ValueError(f"argument --rules: rules {rules.name!r} save rolls; their values are not exported")
+    if args.what == "positions":
+        return _positions(args, rules)
+    for flag in ("format", "sample", "seed"):
+        if getattr(args, flag) is not None:
+            raise ValueError(f"argument --{flag}: only with --what positions")
+    from ..engine.cache import get_solution
+    from ..engine.value_tables import gzipped, value_table
     out = OutputFile.open(args.out, args.force, "OUT")     # checked before the solve
     try:
         data = value_table(get_solution(rules, progress=False))
@@ -55,4 +69,40 @@ def run_export(args) -> int:
     finally:
         out.discard()
     print(f"{args.out}: {rules.name} state values, {len(data):,} bytes")
+    return 0
+
+
+def _positions(args, rules) -> int:
+    """The data set (`engine.dataset`), written whole before it takes OUT's name."""
+    from ..engine import dataset
+    from ..engine.solutions import solution_for
+    sample = SAMPLE if args.sample is None else args.sample
+    seed = 0 if args.seed is None else args.seed
+    if sample < 0:
+        raise ValueError(f"argument --sample: must be >= 0, got {sample}")
+    if seed < 0:
+        raise ValueError(f"argument --seed: must be >= 0, got {seed}")
+    kind = args.format or "jsonl"
+    if kind == "parquet":
+        dataset.parquet_module("argument --format")       # before the solve
+        if args.out.endswith(".gz"):
+            raise ValueError("argument OUT: a parquet file compresses itself; drop the .gz")
+    out = OutputFile.open(args.out, args.force, "OUT")
+    start = time.perf_counter()
+    try:
+        solution = solution_for(rules)
+        rows = {"start": len(dataset.start_states(solution)), "in_turn": sample}
+        meta = dataset.metadata(solution, sample, seed, rows)
+        chunks = dataset.row_chunks(solution, sample, seed)
+        if kind == "parquet":
+            written = dataset.write_parquet(out.tmp, meta, chunks)
+        else:
+            written = dataset.write_jsonl(out.tmp, meta, chunks, compress=args.out.endswith(".gz"))
+        size = out.tmp.stat().st_size
+        out.commit()
+    finally:
+        out.discard()
+    print(f"{args.out}: {rules.name} positions, {written:,} rows ({rows['start']:,} turn starts, "
+          f"{sample:,} in-turn), {size:,} bytes ({size / max(written, 1):.1f} a row), "
+          f"{time.perf_counter() - start:.1f} s")
     return 0

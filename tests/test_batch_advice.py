@@ -1,0 +1,127 @@
+"""advise_batch: every option of many positions at once equals `advise`, position by position
+(values to 1e-9, the best option under the same tie rule), for built-in rule sets and rule files;
+bad input is a ValueError naming the argument."""
+import numpy as np
+import pytest
+
+from yatzy_core import Position, advise, advise_batch, get_rules, option_labels
+from yatzy_core.engine.batch_advice import option_count, option_index, position_arrays
+from yatzy_core.engine.position import upper_totals
+from yatzy_core.engine.solutions import solution_for
+from yatzy_core.engine.solver import solve
+from yatzy_core.engine.turn import TIE
+from yatzy_core.game.dice import counts_of
+from yatzy_core.game.rulefile import loads
+
+TWO_DICE = loads(   # 2 dice, 4 rolls a turn (3 reroll stages), a Yahtzee box with its bonus
+    'name = "two-dice"\nn_dice = 2\nrolls_per_turn = 4\nupper_bonus = 4\nupper_bonus_threshold = 5\n'
+    'yahtzee_box = "doubles"\nyahtzee_bonus = 10\n'
+    '[[boxes]]\nname = "twos"\nscorer = "upper"\nface = 2\n'
+    '[[boxes]]\nname = "doubles"\nscorer = "all_same"\npoints = 8\n'
+    '[[boxes]]\nname = "sixes"\nscorer = "upper"\nface = 6\n'
+    '[[boxes]]\nname = "straight"\nscorer = "straight"\nfaces = [3, 4]\npoints = 7\n')
+THREE_BOXES = loads(   # 3 dice of 4 faces, forced order
+    'name = "three-boxes"\nn_dice = 3\nfaces = 4\nupper_bonus = 0\nforced_order = true\n'
+    '[[boxes]]\nname = "fours"\nscorer = "upper"\nface = 4\n'
+    '[[boxes]]\nname = "pair"\nscorer = "pairs"\ncount = 1\n'
+    '[[boxes]]\nname = "chance"\nscorer = "chance"\n')
+
+
+def random_position(rules, rng) -> Position:
+    """A legal position: used boxes, an upper total they can hold, the flag, dice, rerolls left."""
+    while True:
+        used = [b for b in rules.box_names if rng.random() < rng.random()]
+        if len(used) < rules.n_boxes:
+            break
+    if rules.forced_order:
+        used = rules.box_names[:len(used)]
+    upper = int(rng.choice(sorted(upper_totals(rules, used))))
+    flag = bool(rules.tracks_yahtzee_bonus and rules.yahtzee_box in used and rng.random() < 0.5)
+    dice = sorted(int(d) for d in rng.integers(1, rules.faces + 1, rules.n_dice))
+    if rng.random() < 0.2:   # n of a kind: the joker rule and the Yahtzee bonus
+        dice = [dice[0]] * rules.n_dice
+    return Position.make(rules, used=used, upper_total=upper, dice=dice,
+                         rolls_left=int(rng.integers(0, rules.rolls_per_turn)), yahtzee_bonus=flag)
+
+
+def option_of(rules, advice) -> int:
+    return option_index(rules, advice.action, advice.keep, advice.box)
+
+
+@pytest.mark.parametrize("rules, n", [(get_rules("yahtzee"), 2000), (get_rules("yatzy"), 1500),
+                                      (TWO_DICE, 1500), (THREE_BOXES, 300)],
+                         ids=["yahtzee", "yatzy", "two-dice", "three-boxes"])
+def test_equals_advise_position_by_position(rules, n):
+    solution = solution_for(rules) if rules.name in ("yahtzee", "yatzy") else solve(rules, progress=False)
+    rng = np.random.default_rng(40)
+    positions = [random_position(rules, rng) for _ in range(n)]
+    choice = rng.integers(0, rules.n_boxes, n)   # a box each: legal where allowed, else swapped below
+    batch = advise_batch(rules, **position_arrays(positions), solution=solution)
+    assert batch.values.shape == (n, option_count(rules))
+    choice = np.where(batch.legal[np.arange(n), choice], choice, batch.best)
+    regret = advise_batch(rules, **position_arrays(positions), solution=solution, choice=choice).regret
+    for i, p in enumerate(positions):
+        ranked = advise(p, solution)
+        want = np.full(option_count(rules), -np.inf)
+        for a in ranked:
+            want[option_of(rules, a)] = a.value
+        assert np.array_equal(np.isfinite(batch.values[i]), np.isfinite(want)), (i, str(p))
+        legal = np.isfinite(want)
+        assert np.abs(batch.values[i, legal] - want[legal]).max() <= 1e-9, (i, str(p))
+        best = option_of(rules, ranked[0])
+        assert batch.best[i] == best or abs(batch.values[i, batch.best[i]] - want[best]) <= TIE, (i, str(p))
+        assert batch.value[i] == pytest.approx(ranked[0].value, abs=1e-9)
+        loss = {option_of(rules, a): a.loss for a in ranked}[int(choice[i])]
+        assert regret[i] == pytest.approx(loss, abs=1e-9)
+
+
+def test_tie_rule_and_labels():
+    """A keeper tie (85/18 both, module docstring of turn.py) goes to the keeper with more dice;
+    labels name the fixed index."""
+    rules = get_rules("yahtzee-no-bonus")
+    used = (1 << rules.n_boxes) - 1 - (1 << rules.box_index("three_of_a_kind"))
+    b = advise_batch(rules, counts=[list(counts_of((1, 1, 2, 3, 6)))], used=[used], upper_total=[63],
+                     yahtzee_bonus=[0], rolls_left=[1])
+    labels = option_labels(rules)
+    tied = [labels[i] for i in np.flatnonzero(b.values[0] >= b.value[0] - TIE)]
+    assert sorted(tied) == ["keep 1 1", "keep 6"] and labels[b.best[0]] == "keep 1 1"
+    assert b.value[0] == pytest.approx(85 / 18, abs=1e-12)
+    assert b.regret is None
+
+
+def test_best_follows_the_tie_rule_not_the_rounding():
+    """Within TIE the order decides: a box before a keeper, boxes in card order, then keepers
+    with more dice first (what `advise` ranks first), whichever is larger by rounding."""
+    from yatzy_core.engine.batch_advice import _best
+    rules = get_rules("yahtzee")
+    labels = option_labels(rules)
+    at = {label: i for i, label in enumerate(labels)}
+    values = np.full((3, option_count(rules)), -np.inf)
+    values[0, [at["score chance"], at["score ones"], at["keep 1"]]] = [20.0, 20.0 - 3e-10, 20.0 + 5e-10]
+    values[1, [at["keep 6"], at["keep 1 1"], at["reroll all"]]] = [7.0 + 5e-10, 7.0, 7.0 + 9e-10]
+    values[2, [at["keep 6"], at["keep 1 1"], at["score chance"]]] = [7.0 + 2e-9, 7.0, 3.0]
+    assert [labels[i] for i in _best(rules, values)] == ["score ones", "keep 1 1", "keep 6"]
+
+
+def test_saved_rolls_refused():
+    with pytest.raises(ValueError, match="save rolls"):
+        advise_batch("maxi-yatzy", counts=[[6, 0, 0, 0, 0, 0]], used=[0], upper_total=[0],
+                     yahtzee_bonus=[0], rolls_left=[2])
+
+
+GOOD = dict(counts=[[4, 1, 0, 0, 0, 0]], used=[0], upper_total=[0], yahtzee_bonus=[0], rolls_left=[2])
+
+
+@pytest.mark.parametrize("change, name", [
+    ({"counts": [[4, 0, 0, 0, 0, 0]]}, "counts"), ({"counts": [[4, 1, 0, 0, 0]]}, "counts"),
+    ({"counts": [[6, -1, 0, 0, 0, 0]]}, "counts"), ({"counts": [4, 1, 0, 0, 0, 0]}, "counts"),
+    ({"used": [(1 << 13) - 1]}, "used"), ({"used": [-1]}, "used"), ({"used": [0.5]}, "used"),
+    ({"used": [0, 0]}, "used"), ({"upper_total": [4]}, "upper_total"),
+    ({"upper_total": [-3]}, "upper_total"), ({"yahtzee_bonus": [1]}, "yahtzee_bonus"),
+    ({"yahtzee_bonus": [2]}, "yahtzee_bonus"), ({"rolls_left": [3]}, "rolls_left"),
+    ({"rolls_left": ["2"]}, "rolls_left"), ({"choice": [19]}, "choice"), ({"choice": [500]}, "choice"),
+    ({"choice": [0, 1]}, "choice")])
+def test_bad_input_names_the_argument(change, name):
+    rules = get_rules("yahtzee")
+    with pytest.raises(ValueError, match=f"^{name}"):
+        advise_batch(rules, **{**GOOD, **change}, solution=solution_for(rules))
