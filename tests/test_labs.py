@@ -53,6 +53,10 @@ def test_the_transition_check_passes_the_solution_and_floats():
     assert str(check_transition_row(transition_row)) == "transition_row: all 5 checks passed"
     as_floats = check_transition_row(lambda kept, n: {r: float(p) for r, p in transition_row(kept, n).items()})
     assert as_floats.ok and as_floats.passed == 5
+    import sympy as sp                                  # chapter 2 counts with sympy: its Rationals are exact
+    as_sympy = check_transition_row(lambda kept, n: {r: sp.Rational(p.numerator, p.denominator)
+                                                     for r, p in transition_row(kept, n).items()})
+    assert as_sympy.ok
 
 
 @pytest.mark.parametrize("wrong, message", [
@@ -163,9 +167,9 @@ def test_the_backward_induction_check_passes_the_solution_exact_or_float():
 
 def test_the_backward_induction_check_names_the_first_wrong_state():
     report = check_backward_induction(solver(future=False), LAB)
-    assert report.passed == 4 and report.problem.startswith("with {sixes, three_alike} open (V of the turn's start)")
+    assert report.passed == 4 and report.problem.startswith("with {sixes, three_alike} open")
     assert str(check_backward_induction(solver(rerolls=0), LAB)) == (
-        "V: 1 of 8 checks passed; with {sixes} open (V of the turn's start): expected 11/2, got 3")
+        "V: 1 of 8 checks passed; with {sixes} open: expected 11/2, got 3")
 
 
 def test_the_empty_card_is_compared_exactly_with_the_brute_force():
@@ -173,7 +177,7 @@ def test_the_empty_card_is_compared_exactly_with_the_brute_force():
     off = check_backward_induction(lambda s: V(s) + (Fraction(1, 10 ** 12) if len(s) == 3 else 0), LAB)
     exact = Fraction(8662815271, 362797056)
     assert off.passed == 7 and off.problem == (
-        f"with {{sixes, three_alike, chance}} open (V of the turn's start): expected {exact}, "
+        f"with {{sixes, three_alike, chance}} open: expected {exact}, "
         f"got {exact + Fraction(1, 10 ** 12)}")
     assert check_backward_induction(lambda s: float(V(s)) + 1e-12, LAB).ok     # a float: to 1e-9
 
@@ -220,3 +224,69 @@ def test_the_report_reads_as_one_line():
     assert str(Report("f", 3, 2, "at x: expected 1, got 2")) == "f: 2 of 3 checks passed; at x: expected 1, got 2"
     assert repr(Report("f", 3, 3)) == "f: all 3 checks passed" and Report("f", 3, 3).ok
     assert [show(x) for x in (Fraction(3), 0.1 + 0.2, 1e-20, "six")] == ["3", "3/10", "1e-20", "str 'six'"]
+
+
+# ---- the labs in the notebooks: stub, solution, check ---------------------------------------------
+
+LABS = {"02_counting_with_sympy": "check_transition_row", "04_keepers": "check_keeper_table",
+        "05_solving_the_game": "check_backward_induction", "08_playing_to_win": "check_target_recursion"}
+
+
+def lab_cells(stem):
+    """The lab's stub, solution and check cells of a notebook, and the code cells after the stub."""
+    import json
+    from pathlib import Path
+    cells = json.loads((Path(__file__).parents[1] / "notebooks" / f"{stem}.ipynb").read_text())["cells"]
+    code = [c for c in cells if c["cell_type"] == "code"]
+    tags = [c["metadata"].get("tags", []) for c in code]
+    stubs = [i for i, t in enumerate(tags) if "lab-stub" in t]
+    assert len(stubs) == 1, stem
+    i = stubs[0]
+    return [("".join(c["source"]), t) for c, t in zip(code[i:], tags[i:])]
+
+
+def defined(text):
+    """Names a cell binds at its top level (def, class, assignment, import)."""
+    import ast
+    names = set()
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def stubbed(text):
+    """The functions of a stub cell that still raise NotImplementedError."""
+    import ast
+    return {node.name for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)
+            and isinstance(node.body[-1], ast.Raise) and "NotImplementedError" in ast.unparse(node.body[-1])}
+
+
+@pytest.mark.parametrize("stem", sorted(LABS))
+def test_each_lab_is_a_stub_then_its_solution_then_a_check(stem):
+    (stub, stub_tags), (solution, solution_tags), (check, check_tags), *later = lab_cells(stem)
+    student = stubbed(stub)
+    assert student and "solution" in solution_tags and "nbval-check-output" in check_tags
+    assert student <= defined(solution), (stem, student - defined(solution))
+    assert "solution" not in check_tags and f"{LABS[stem]}(" in check and student & defined(check) == set()
+    clobbering = [text.splitlines()[0] for text, tags in later
+                  if "solution" not in tags and student & defined(text)]
+    assert clobbering == [], stem            # no cell a student runs overwrites their function
+
+
+@pytest.mark.parametrize("stem", sorted(LABS))
+def test_without_the_solution_the_check_says_not_written_yet(stem, capsys):
+    """The student's edition: the solution cell removed, the check runs on the stub."""
+    (stub, _), _, (check, _), *_ = lab_cells(stem)
+    namespace = {"Fraction": Fraction, "LAB": LAB}
+    exec(stub, namespace)
+    exec(check, namespace)
+    printed = capsys.readouterr().out
+    name = sorted(stubbed(stub))[0]
+    assert printed == (f"{name}: 0 of {printed.split(' of ')[1].split()[0]} checks passed; {name} is not written "
+                       "yet (it raises NotImplementedError): replace the `raise` line with your code\n")

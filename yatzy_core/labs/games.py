@@ -65,14 +65,15 @@ def check_backward_induction(V, rules: Rules) -> Report:
     cases = []
     for open_boxes, used, label in open_states(rules):
         expected = exact if used == 0 else float(solution.values[solution.space.index(used, 0, 0)])
-        cases.append(_value_case(V, f"{label} (V of the turn's start)", open_boxes, expected))
+        cases.append(_value_case(V, label, open_boxes, expected))
     return run(getattr(V, "__name__", "V"), cases)
 
 
 def _target_case(V, label: str, open_boxes: frozenset, expected):
     def case():
-        for n, p in enumerate(expected, start=-1):
-            compare(f"{label}, n = {n}", Fraction(p) if p in (0, 1) else p, ask(f"{label}, n = {n}", V, open_boxes, n))
+        for n, p in enumerate(expected, start=-1):          # certain and impossible: exactly 1 and 0
+            where = f"{label}, n = {n}"
+            compare(where, Fraction(p) if p in (0, 1) else p, ask(where, V, open_boxes, n))
     return case
 
 
