@@ -274,6 +274,7 @@ def test_each_lab_is_a_stub_then_its_solution_then_a_check(stem):
     assert student and "solution" in solution_tags and "nbval-check-output" in check_tags
     assert student <= defined(solution), (stem, student - defined(solution))
     assert "solution" not in check_tags and f"{LABS[stem]}(" in check and student & defined(check) == set()
+    assert "lab-check" in check_tags         # the student's edition knows which stored outputs are the teacher's
     clobbering = [text.splitlines()[0] for text, tags in later
                   if "solution" not in tags and student & defined(text)]
     assert clobbering == [], stem            # no cell a student runs overwrites their function
