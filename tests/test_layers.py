@@ -15,7 +15,7 @@ PACKAGE = ROOT / "yatzy_core"
 
 # The layers as folders, bottom to top: a module imports only from its own folder or the folders
 # before it (README, "Layout"). At the top level: the package's front door only.
-SUBPACKAGES = ["game", "engine", "objectives", "players", "advice", "cli", "ui"]
+SUBPACKAGES = ["game", "engine", "objectives", "players", "advice", "cli", "ui", "labs"]
 TOP_LEVEL = {"__init__", "__main__", "version", "warmup"}
 
 # Module by module, bottom to top; a module may import from earlier layers only.
@@ -84,6 +84,8 @@ LAYERS = [
     ["ui.plots", "ui.state_graph", "ui.widgets", "ui.coach_log"],
     ["ui.coach_beat"],
     ["ui.widgets_coach", "ui.rules_editor"],
+    ["labs.report"],                              # the course's labs: a student's function checked
+    ["labs.rolls", "labs.games"],
 ]
 LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
 PACKAGES = {"__init__": "yatzy_core", **{f"{sub}.__init__": f"yatzy_core.{sub}"

@@ -91,7 +91,7 @@ def test_the_wheel_lists_every_package_and_its_data():
     data = {".".join(p.relative_to(ROOT).parts) for p in (ROOT / "yatzy_core").rglob("*")
             if p.is_dir() and p.name != "__pycache__" and not (p / "__init__.py").exists()}
     assert code == {"yatzy_core", *(f"yatzy_core.{sub}" for sub in (
-        "game", "engine", "engine.compiled", "objectives", "players", "advice", "cli", "ui"))}
+        "game", "engine", "engine.compiled", "objectives", "players", "advice", "cli", "ui", "labs"))}
     assert data == {"yatzy_core.game.rulesets"}
     assert set(setuptools["packages"]) == code | data
     assert setuptools["package-data"] == {"yatzy_core.game.rulesets": ["*.toml"]}

@@ -1,0 +1,17 @@
+"""Labs: the student writes a piece of the dynamic programme, a check compares it with the package.
+
+Each check takes the student's function, compares it with the package (or its brute force) on
+several cases and returns a `Report` that prints one line: every check passed, or the first wrong
+case (which keeper, roll or state, expected against got), or that the function is not written yet.
+
+- chapter 2: `check_transition_row(transition_row)`, P(roll | keeper);
+- chapter 4: `check_keeper_table(keeper_table)`, the keepers recursion;
+- chapter 5: `check_backward_induction(V, rules)`, a whole small game solved backwards;
+- chapter 8: `check_target_recursion(V, rules)`, the best chance of n more points, V(s, n).
+"""
+from .report import Report
+from .rolls import check_keeper_table, check_transition_row
+from .games import check_backward_induction, check_target_recursion
+
+__all__ = ["Report", "check_transition_row", "check_keeper_table", "check_backward_induction",
+           "check_target_recursion"]

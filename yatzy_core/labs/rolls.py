@@ -1,0 +1,121 @@
+"""The dice labs: chapter 2's transition row P(roll | keeper) and chapter 4's keepers recursion,
+each checked against the package on every keeper of a few dice.
+
+A roll and a keeper are sorted tuples of dice, as a student writes them: (1, 1, 4).
+
+>>> from fractions import Fraction
+>>> def one_sixth_each(kept, n_dice):                    # wrong: forgets how many orders a roll has
+...     from itertools import combinations_with_replacement as cwr
+...     free = n_dice - len(kept)
+...     return {tuple(sorted(kept + r)): Fraction(1, 6 ** free) for r in cwr(range(1, 7), free)}
+>>> print(check_transition_row(one_sixth_each))
+transition_row: 1 of 5 checks passed; at keeper () of 2 dice, roll (1, 2): expected 1/18, got 1/36
+"""
+from __future__ import annotations
+
+import numbers
+from fractions import Fraction
+
+import numpy as np
+
+from ..game.dice import dice_of, dice_space
+from ..game.ruleset import Rules
+from ..game.scoring import Box, total
+from ..game.states import StateSpace
+from ..engine.turn import keeper_values
+from .report import Report, Wrong, ask, compare, function, run, show
+
+__all__ = ["check_transition_row", "check_keeper_table", "ROLL_VALUES"]
+
+DICE_COUNTS = (1, 2, 3, 4, 5)   # the transition rows checked: every keeper of this many dice
+
+
+def _dice(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def _read_table(where: str, got, sizes: range, what: str) -> dict:
+    """The student's answer as a dict from sorted tuples of dice; Wrong if it is not one."""
+    if not isinstance(got, dict):
+        raise Wrong(f"{where}: expected a dict from {what} (sorted tuples) to numbers, got {type(got).__name__}")
+    for key in got:
+        if not (isinstance(key, tuple) and len(key) in sizes and list(key) == sorted(key)
+                and all(isinstance(d, numbers.Integral) and 1 <= d <= 6 for d in key)):
+            raise Wrong(f"{where}: the key {key!r} is not one of the {what} "
+                        f"(a sorted tuple of {_dice(sizes[-1]) if len(sizes) == 1 else 'dice'} 1..6)")
+    return got
+
+
+def _same_table(where: str, expected: dict, got: dict, item: str, missing: str) -> None:
+    """Wrong at the first entry of `expected` that `got` does not match (a missing entry counts as
+    0, so a roll that cannot come up may be left out)."""
+    for key, value in expected.items():
+        if key not in got:
+            if value:
+                raise Wrong(f"{where}, {item} {key}: expected {show(value)}, got nothing ({missing})")
+            continue
+        compare(f"{where}, {item} {key}", value, got[key])
+
+
+def _transition_case(transition_row, n: int):
+    def case():
+        dice = dice_space(n)
+        rolls = [dice_of(r) for r in dice.rolls]
+        inside = [[] for _ in dice.keepers]                          # the rolls each keeper can become
+        for k, r in dice.pairs:
+            inside[k].append(r)
+        for k, kept in enumerate(dice.keepers):
+            kept = dice_of(kept)
+            where = f"at keeper {kept} of {_dice(n)}"
+            got = _read_table(where, ask(where, transition_row, kept, n), range(n, n + 1), "rolls")
+            expected = {rolls[r]: dice.p_exact(k, r) for r in inside[k]}
+            _same_table(where, expected, got, "roll", "the roll is missing")
+            for roll in sorted(set(got) - set(expected)):          # rolls that cannot come up
+                compare(f"{where}, roll {roll}", Fraction(0), got[roll])
+    return case
+
+
+def check_transition_row(transition_row) -> Report:
+    """Check `transition_row(kept, n_dice)`, the chance of each roll of n_dice dice when the
+    dice `kept` are held and the others rolled (a dict roll -> chance), against the package's
+    exact P(roll | keeper) (`DiceSpace.p_exact`) for every keeper of 1 to 5 dice."""
+    function("transition_row", transition_row)
+    return run("transition_row", [_transition_case(transition_row, n) for n in DICE_COUNTS])
+
+
+# The roll values of chapter 4's lab: (what they are, number of dice, the value of a sorted roll).
+ROLL_VALUES = (
+    ("the sum of the dice", 1, sum),
+    ("the sum of the dice", 2, sum),
+    ("15 for three alike, else 0", 3, lambda roll: 15 * (len(set(roll)) == 1)),
+    ("the sum of the dice", 5, sum),
+    ("1 for five alike, else 0", 5, lambda roll: int(len(set(roll)) == 1)),
+    ("the product of the dice modulo 7", 5, lambda roll: int(np.prod(roll)) % 7),
+)
+
+
+def _engine_keepers(n: int, values: dict) -> dict:
+    """The value of every keeper by the package's turn engine (`keeper_values`)."""
+    space = StateSpace(Rules("keepers", (Box("chance", total),), upper_bonus=0, n_dice=n, rolls_per_turn=1))
+    dice = space.rules.dice
+    rolls = np.array([[float(values[dice_of(r)])] for r in dice.rolls])
+    keep = keeper_values(space, rolls)[:, 0]
+    return {dice_of(k): float(v) for k, v in zip(dice.keepers, keep)}
+
+
+def _keeper_case(keeper_table, what: str, n: int, value):
+    def case():
+        values = {dice_of(r): Fraction(value(dice_of(r))) for r in dice_space(n).rolls}
+        where = f"with roll values '{what}' of {_dice(n)}"
+        got = ask(where, keeper_table, dict(values), n)
+        got = _read_table(where, got, range(n + 1), "keepers")
+        _same_table(where, _engine_keepers(n, values), got, "at keeper", "the keeper is missing")
+    return case
+
+
+def check_keeper_table(keeper_table) -> Report:
+    """Check `keeper_table(roll_value, n_dice)`, the value of every keeper (0 to n_dice dice)
+    from the value of every roll (a dict sorted roll -> value), against the turn engine's
+    keepers recursion (`keeper_values`) on six sets of roll values."""
+    function("keeper_table", keeper_table)
+    return run("keeper_table", [_keeper_case(keeper_table, *case) for case in ROLL_VALUES])
