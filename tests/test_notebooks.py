@@ -152,3 +152,28 @@ def test_the_clean_step_collapses_solutions_once():
     assert nb.cells[0].metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
     assert "jupyter" not in nb.cells[1].metadata
     assert clean(nb) is False                     # idempotent: a second run changes nothing
+
+
+# How the course was made is no part of it: machine names, run hashes, test and CI talk, notes to
+# ourselves. A source's own hardware, quoted from it (Larsson and Sjöberg's Intel Core i5), is not.
+TRACES = re.compile(r"\bEPYC\b|\bXeon\b|\bAMD\b|Intel\(R\)|\bcores of an?\b|sha256|\bhash(es)?\b|test suite|"
+                    r"\bdoctests?\b|\bCI\b|\bnbval\b|\bTODO\b|\bFIXME\b|not recorded|\bearlier_runs\b", re.I)
+SITE_SOURCES = sorted((ROOT / "site").glob("*.md")) + [ROOT / "site" / "references.bib"]
+
+
+def read_texts(path):
+    """What a student reads of a notebook: its markdown, and the text its code cells printed."""
+    for index, cell in enumerate(load(path)["cells"]):
+        if cell["cell_type"] == "markdown":
+            yield index, source(cell)
+        for out in cell.get("outputs", []):
+            text = out.get("text") or out.get("data", {}).get("text/plain", "")
+            yield index, "".join(text) if isinstance(text, list) else text
+
+
+def test_no_traces_of_how_the_course_was_made():
+    found = [f"{path.name} cell {i}: {m.group(0)!r}" for path in NOTEBOOKS for i, text in read_texts(path)
+             for m in TRACES.finditer(text)]
+    found += [f"{path.relative_to(ROOT)}: {m.group(0)!r}" for path in SITE_SOURCES
+              for m in TRACES.finditer(path.read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)
