@@ -9,6 +9,10 @@ execution counts. It removes only what changes on every run without changing the
   and `ExecuteTime` (the same, from the classic ExecuteTime extension);
 - `widgets` in the notebook's metadata (saved ipywidgets state, e.g. of a progress bar).
 
+It also keeps one thing true: a code cell tagged `solution` starts collapsed in JupyterLab (cell
+metadata `jupyter: {source_hidden: true, outputs_hidden: true}`), so that a student scrolling past an
+exercise does not read its answer; a click on the cell's blue bar opens it.
+
 Usage, from the repository root:
 
     .venv/bin/python scripts/clean_notebooks.py --execute     # run all on fresh kernels, clean, save
@@ -31,16 +35,23 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 CELL_KEYS = ("execution", "ExecuteTime")   # volatile cell metadata
 NOTEBOOK_KEYS = ("widgets",)               # volatile notebook metadata
+SOLUTION = "solution"                      # the tag of a solution's code cell
+COLLAPSED = {"source_hidden": True, "outputs_hidden": True}   # JupyterLab's collapsed input and output
 
 
 def clean(nb) -> bool:
-    """Remove the volatile metadata in place; True if anything was removed."""
+    """Remove the volatile metadata and collapse the solution cells, in place; True if anything
+    changed."""
     changed = False
     for key in NOTEBOOK_KEYS:
         changed |= nb.metadata.pop(key, None) is not None
     for cell in nb.cells:
         for key in CELL_KEYS:
             changed |= cell.metadata.pop(key, None) is not None
+        if cell.cell_type == "code" and SOLUTION in cell.metadata.get("tags", []):
+            view = cell.metadata.setdefault("jupyter", {})
+            changed |= any(view.get(key) is not True for key in COLLAPSED)
+            view.update(COLLAPSED)
     return changed
 
 
@@ -60,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="notebooks to process (default: notebooks/*.ipynb)")
     parser.add_argument("--execute", action="store_true", help="execute each notebook first")
     parser.add_argument("--check", action="store_true",
-                        help="change nothing; exit 1 if any notebook holds volatile metadata")
+                        help="change nothing; exit 1 if any notebook holds volatile metadata "
+                             "or an open solution cell")
     args = parser.parse_args(argv)
     if args.execute and args.check:
         parser.error("--execute and --check exclude each other")
@@ -77,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         nbformat.write(nb, path)
     for path in dirty:
-        print(f"{path}: volatile metadata; run scripts/clean_notebooks.py", file=sys.stderr)
+        print(f"{path}: volatile metadata or an open solution cell; run scripts/clean_notebooks.py",
+              file=sys.stderr)
     return 1 if dirty else 0
 
 

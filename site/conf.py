@@ -1,9 +1,11 @@
 """Sphinx configuration of the course website: notebooks 01-11 from their committed outputs.
 
-Nothing is executed at build time (nb_execution_mode = "off"). Three things are rewritten on the
+Nothing is executed at build time (nb_execution_mode = "off"). Some things are rewritten on the
 way in (source-read), never in the notebooks themselves: a plotly figure is drawn from its JSON
 with the plotly.js copied from the installed plotly package (no CDN), a live widget becomes a
-picture of it and the command that runs it, and a progress bar is dropped.
+picture of it and the command that runs it, a progress bar is dropped, a solution's code cells
+fold into its solution block, and each chapter links its two downloads: the notebook as it is
+(the teacher's edition) and the student's edition (scripts/student_edition.py, written here).
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ from pybtex.style.sorting import BaseSortingStyle
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+from student_edition import solution_blocks, write_edition   # noqa: E402   one reading of a solution
 
 project = "Yahtzee, solved: a course in dynamic programming"
 author = "yatzy-core"
@@ -38,7 +42,8 @@ nb_merge_streams = True
 bibtex_bibfiles = ["references.bib"]
 bibtex_default_style = "course"          # labels "Glenn 2006", defined below
 bibtex_reference_style = "label"         # a citation shows its entry's label: [Glenn 2006]
-exclude_patterns = ["_build", "**.ipynb_checkpoints", "play"]   # play/: a static page, copied as it is
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "play",    # play/: a static page, copied as it is
+                    "student"]                                   # student/: downloads, not pages
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 html_theme = "sphinx_book_theme"
@@ -64,6 +69,8 @@ mathjax2_config = {"tex2jax": {"inlineMath": [["\\(", "\\)"]], "displayMath": [[
                    "SVG": {"font": "STIX-Web"},
                    # the quick preview draws with MathJax's TeX fonts, which the package lacks (404s)
                    "fast-preview": {"disabled": True}, "menuSettings": {"CHTMLpreview": False},
+                   # no "Typesetting math: 100%" box in the corner of every page while it works
+                   "messageStyle": "none",
                    # so does the native MathML kept for screen readers (its six TeX web fonts
                    # for double-struck, script, ... letters): looked up locally, never fetched
                    "NativeMML": {"styles": {f"@font-face /*{i}*/": {"src": "local('MathJax_Blank')"}
@@ -194,6 +201,61 @@ def copy_play(app, exception) -> None:
                         ignore=shutil.ignore_patterns(".*", "*.partial"))
 
 
+SOLUTION = "solution"   # the cell tag of a solution's code
+
+
+def tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def gate(text: str) -> str | None:
+    """A markdown cell's text whose last block is a `{solution}` block, with that block opened as
+    sphinx-exercise's gated `{solution-start}` (its options kept, its prose after it): the code
+    cells that follow and a `{solution-end}` then fold with the prose. None if the cell does not
+    end with a solution block."""
+    lines = text.rstrip().splitlines()
+    blocks = solution_blocks(text)
+    if not blocks or blocks[-1][1] != len(lines) - 1:
+        return None
+    first, last = blocks[-1]
+    fence = re.match(r"\s*(:{3,}|`{3,})", lines[first]).group(1)
+    options = first + 1
+    while options < last and re.match(r":[\w-]+:", lines[options]):
+        options += 1
+    opener = lines[first].replace("{solution}", "{solution-start}", 1)
+    return "\n".join(lines[:first] + [opener, *lines[first + 1:options], fence] + lines[options:last])
+
+
+def fold_solutions(stem: str, cells: list[dict]) -> list[dict]:
+    """Each solution's code cells (tag `solution`) and their outputs inside its folded block, closed
+    until clicked: the `{solution}` block ending the markdown cell before them is gated around them.
+    A solution cell with no such block before it is folded on its own (myst-nb's hide-cell)."""
+    def is_solution(i: int) -> bool:
+        return i < len(cells) and cells[i]["cell_type"] == "code" and SOLUTION in tags(cells[i])
+
+    folded, gated = [], False
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and is_solution(i + 1) and gate(source) is not None:
+            cell, gated = {**cell, "source": gate(source)}, True
+        elif is_solution(i) and not gated:
+            cell = {**cell, "metadata": {**cell["metadata"], "tags": [*tags(cell), "hide-cell"]}}
+        folded.append(cell)
+        if gated and is_solution(i) and not is_solution(i + 1):
+            folded.append({"cell_type": "markdown", "id": f"{stem}-solution-end-{i}",
+                           "metadata": {}, "source": ":::{solution-end}\n:::"})
+            gated = False
+    return folded
+
+
+def downloads_cell(stem: str) -> dict:
+    """The chapter's two notebooks: as it is, with the solutions, and the student's edition."""
+    text = (f"**Download this chapter** as a notebook: {{download}}`the teacher's edition <{stem}.ipynb>` "
+            f"(with the solutions) or {{download}}`the student's edition <../student/{stem}.ipynb>` "
+            "(the exercises without their solutions).")
+    return {"cell_type": "markdown", "id": f"{stem}-downloads", "metadata": {}, "source": text}
+
+
 def rewrite_notebook(stem: str, text: str) -> str:
     nb = json.loads(text)
     widgets = figures = 0
@@ -215,6 +277,8 @@ def rewrite_notebook(stem: str, text: str) -> str:
             outputs.append(output)
         if "outputs" in cell:
             cell["outputs"] = outputs
+    nb["cells"] = fold_solutions(stem, nb["cells"])
+    nb["cells"].insert(1, downloads_cell(stem))                # under the chapter's title
     return json.dumps(nb)
 
 
@@ -230,6 +294,11 @@ def copy_notebooks() -> None:
     for path in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
         if not (target / path.name).exists() or (target / path.name).read_bytes() != path.read_bytes():
             shutil.copyfile(path, target / path.name)
+
+
+def student_notebooks() -> None:
+    """The student's edition of every chapter into student/ (the chapter pages link it)."""
+    write_edition(HERE / "student")
 
 
 def cli_pages() -> None:
@@ -257,6 +326,7 @@ def cli_pages() -> None:
 copy_plotly_js()
 copy_mathjax()
 copy_notebooks()
+student_notebooks()
 cli_pages()
 play_tables()
 

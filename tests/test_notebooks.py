@@ -95,3 +95,85 @@ def test_clean_and_small(path):
     dirty = [i for i, c in enumerate(nb["cells"]) if set(c.get("metadata", {})) & set(CELL_KEYS)]
     assert not dirty, f"{path.name}: run scripts/clean_notebooks.py (cells {dirty})"
     assert path.stat().st_size < MAX_BYTES, f"{path.name} is {path.stat().st_size:,} bytes"
+
+
+def tags(cell):
+    return cell.get("metadata", {}).get("tags", [])
+
+
+SOLUTION_BLOCK = re.compile(r"^(:{3,}|`{3,})\{solution\}\s+(\S+)", re.M)
+EXERCISE_LABEL = re.compile(r"^(:{3,}|`{3,})\{exercise\}.*\n(?::\w+:.*\n)*?:label:\s*(\S+)", re.M)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_solution_is_marked(path):
+    """Each exercise has a solution block, and the code cells that follow a solution block (until
+    the next markdown cell) are tagged `solution`: the site folds them with its prose and the
+    student edition leaves them out."""
+    cells = load(path)["cells"]
+    text = "\n".join(source(c) for c in cells if c["cell_type"] == "markdown")
+    exercises = [m.group(2) for m in EXERCISE_LABEL.finditer(text)]
+    solved = [m.group(2) for m in SOLUTION_BLOCK.finditer(text)]
+    assert exercises and sorted(exercises) == sorted(solved), (path.name, exercises, solved)
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from student_edition import solution_blocks
+    finally:
+        sys.path.pop(0)
+    untagged, in_solution = [], False
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] == "markdown":                     # does it end with a solution block?
+            lines = source(cell).rstrip().splitlines()
+            in_solution = any(last == len(lines) - 1 for _, last in solution_blocks(source(cell)))
+        elif in_solution and "solution" not in tags(cell):
+            untagged.append(index)
+    assert not untagged, f"{path.name}: code cells {untagged} follow a solution but are not tagged solution"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_solution_cells_start_collapsed_in_jupyterlab(path):
+    """A code cell tagged `solution` opens with its input and output hidden in JupyterLab
+    (scripts/clean_notebooks.py sets this and --check fails without it)."""
+    open_cells = [i for i, c in enumerate(load(path)["cells"]) if "solution" in tags(c)
+                  and c.get("metadata", {}).get("jupyter") != {"source_hidden": True, "outputs_hidden": True}]
+    assert not open_cells, f"{path.name}: solution cells {open_cells} open; run scripts/clean_notebooks.py"
+
+
+def test_the_clean_step_collapses_solutions_once():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import nbformat
+        from clean_notebooks import clean
+    finally:
+        sys.path.pop(0)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["solution"]}),
+                                         nbformat.v4.new_code_cell("y = 2")])
+    assert clean(nb) is True
+    assert nb.cells[0].metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert "jupyter" not in nb.cells[1].metadata
+    assert clean(nb) is False                     # idempotent: a second run changes nothing
+
+
+# How the course was made is no part of it: machine names, run hashes, test and CI talk, notes to
+# ourselves. A source's own hardware, quoted from it (Larsson and Sjöberg's Intel Core i5), is not.
+TRACES = re.compile(r"\bEPYC\b|\bXeon\b|\bAMD\b|Intel\(R\)|\bcores of an?\b|sha256|\bhash(es)?\b|test suite|"
+                    r"\bdoctests?\b|\bCI\b|\bnbval\b|\bTODO\b|\bFIXME\b|not recorded|\bearlier_runs\b", re.I)
+SITE_SOURCES = sorted((ROOT / "site").glob("*.md")) + [ROOT / "site" / "references.bib"]
+
+
+def read_texts(path):
+    """What a student reads of a notebook: its markdown, and the text its code cells printed."""
+    for index, cell in enumerate(load(path)["cells"]):
+        if cell["cell_type"] == "markdown":
+            yield index, source(cell)
+        for out in cell.get("outputs", []):
+            text = out.get("text") or out.get("data", {}).get("text/plain", "")
+            yield index, "".join(text) if isinstance(text, list) else text
+
+
+def test_no_traces_of_how_the_course_was_made():
+    found = [f"{path.name} cell {i}: {m.group(0)!r}" for path in NOTEBOOKS for i, text in read_texts(path)
+             for m in TRACES.finditer(text)]
+    found += [f"{path.relative_to(ROOT)}: {m.group(0)!r}" for path in SITE_SOURCES
+              for m in TRACES.finditer(path.read_text(encoding="utf-8"))]
+    assert not found, "\n".join(found)

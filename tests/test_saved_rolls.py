@@ -217,6 +217,18 @@ def test_the_committed_maxi_yatzy_result_is_whole():
     assert abs(sample_std - std["value"]) <= 3 * std["value"] / (2 * games["games"]) ** 0.5
 
 
+def test_every_timed_maxi_yatzy_solve_gave_the_same_values():
+    """The runs the result file times (earlier ones and the last) hashed the same kept layers:
+    checked here, not in chapter 10's code, which shows only their times."""
+    import json
+    from pathlib import Path
+    record = json.loads((Path(__file__).resolve().parents[1] / "results" / "maxi-yatzy.json").read_text())
+    saved = record["readings"]["maxi-yatzy"]
+    runs = [*record["earlier_runs"], record["measured_with"]]
+    assert len(runs) >= 2
+    assert {run.get("kept_layers_sha256", saved["kept_layers_sha256"]) for run in runs} == {saved["kept_layers_sha256"]}
+
+
 def test_players_and_solvers_without_saved_rolls_refuse_the_game():
     from yatzy_core.game.rules import get_rules
     from yatzy_core.players.simulation import simulate

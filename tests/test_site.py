@@ -188,6 +188,40 @@ def test_code_on_the_pages_carries_no_test_marker(site):
     assert "NBVAL" not in source and '"nbval-check-output"' in source
 
 
+def test_every_solution_cell_folds_with_its_solution(site):
+    """Every code cell tagged `solution` is on its page inside a folded solution block (the
+    block's prose, the code and its output in one dropdown), none in the open."""
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+        cells = json.loads(notebook.read_text())["cells"]
+        expected = sum("solution" in c.get("metadata", {}).get("tags", []) for c in cells)
+        shown = soup(site / "chapters" / f"{notebook.stem}.html").select("div.cell.tag_solution")
+        assert len(shown) == expected, notebook.name
+        loose = [i for i, cell in enumerate(shown) if not cell.find_parent(class_="dropdown")]
+        assert not loose, f"{notebook.name}: solution cells {loose} are not folded"
+
+
+def test_each_chapter_offers_the_teacher_and_the_student_notebook(site):
+    """Two downloads under each chapter's title: the notebook as it is (the teacher's edition,
+    with the solutions) and the student's edition, generated when the site is built, without."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from student_edition import student_notebook
+    finally:
+        sys.path.pop(0)
+    import nbformat
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+        page = site / "chapters" / f"{notebook.stem}.html"
+        links = [a["href"] for a in soup(page).select("a.download[href]")]
+        teacher, student = [(page.parent / unquote(href)).resolve() for href in links]
+        assert teacher.read_bytes() == notebook.read_bytes(), notebook.name
+        written = json.loads(student.read_text(encoding="utf-8"))
+        tagged = [c for c in written["cells"] if "solution" in c.get("metadata", {}).get("tags", [])]
+        assert not tagged and "{solution}" not in student.read_text(encoding="utf-8"), notebook.name
+        assert written["cells"] == json.loads(nbformat.writes(
+            student_notebook(nbformat.read(notebook, as_version=4))))["cells"], notebook.name
+        assert "{exercise}" in student.read_text(encoding="utf-8")
+
+
 def test_every_internal_link_resolves(site):
     """Every relative href/src names a file of the site, and its #fragment an id on that page."""
     ids: dict[Path, set[str]] = {}
@@ -309,6 +343,42 @@ def test_a_solution_opens_on_click(served, browser):
     expect(body).to_be_visible()
     expect(body).to_contain_text("252")
     assert not errors, errors
+
+
+def test_a_solutions_code_and_number_stay_hidden_until_clicked(served, browser):
+    """Chapter 2's first solution with code: its code and its printed number (462, the rolls of
+    six dice) are hidden until its title is clicked, then shown with its prose."""
+    from playwright.sync_api import expect
+    page, errors = open_page(browser, served + "chapters/02_counting_with_sympy.html", DESKTOP)
+    solution = page.locator(".solution.dropdown", has=page.locator("div.cell")).first
+    code, output = solution.locator(".cell_input").first, solution.locator(".cell_output").first
+    expect(code).to_be_attached()
+    expect(code).to_be_hidden()
+    expect(output).to_be_hidden()
+    solution.locator(".admonition-title, button.toggle-button").first.click()
+    expect(code).to_be_visible()
+    expect(code).to_contain_text("outcomes(6)")
+    expect(output).to_be_visible()
+    expect(output).to_contain_text("rolls of 6 dice: 462")
+    assert not errors, errors
+
+
+def test_mathjax_shows_no_progress_box(served, browser):
+    """No "Typesetting math: 100%" box at any moment while a page with mathematics loads (MathJax
+    makes its hidden #MathJax_Message at startup either way; it must never be shown)."""
+    page = browser.new_page(viewport=DESKTOP)
+    page.add_init_script("""window.mathjaxMessages = [];
+        new MutationObserver(() => {
+            const box = document.getElementById("MathJax_Message");
+            if (box && getComputedStyle(box).display !== "none" && box.textContent.trim())
+                window.mathjaxMessages.push(box.textContent);     // shown (it is position: fixed)
+        }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});""")
+    page.goto(served + "chapters/05_solving_the_game.html", wait_until="load")
+    page.wait_for_function("window.MathJax && MathJax.isReady === true")
+    page.evaluate("new Promise(done => MathJax.Hub.Queue(() => done(true)))")
+    assert page.locator("script[type^='math/tex']").count() > 10          # it did typeset
+    assert page.evaluate("window.mathjaxMessages") == []
+    page.close()
 
 
 def test_search_finds_keeper(served, browser):
