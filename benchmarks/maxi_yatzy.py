@@ -16,7 +16,7 @@ results/maxi-yatzy-no-saved-rolls.json with the command, the machine and a sha25
 
 Readings: "maxi-yatzy-no-saved-rolls" is the Swedish rule sheet (upper bonus 100 at 84) without
 saved rolls; "maxi-yatzy-no-saved-rolls-50-at-75"
-is the regional sheet with bonus 50 at 75 (the reading a public solver reports a value for).
+is a what-if of ours with bonus 50 at 75 (no rule sheet we found prints it).
 """
 from __future__ import annotations
 
