@@ -108,8 +108,8 @@ EXERCISE_LABEL = re.compile(r"^(:{3,}|`{3,})\{exercise\}.*\n(?::\w+:.*\n)*?:labe
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_every_solution_is_marked(path):
     """Each exercise has a solution block, and the code cells that follow a solution block (until
-    the next markdown cell) are tagged `solution`: the site folds them with its prose and the
-    student edition leaves them out."""
+    the next markdown cell or a lab's check, tagged `lab-check`, which the student runs) are tagged
+    `solution`: the site folds them with its prose and the student edition leaves them out."""
     cells = load(path)["cells"]
     text = "\n".join(source(c) for c in cells if c["cell_type"] == "markdown")
     exercises = [m.group(2) for m in EXERCISE_LABEL.finditer(text)]
@@ -125,6 +125,8 @@ def test_every_solution_is_marked(path):
         if cell["cell_type"] == "markdown":                     # does it end with a solution block?
             lines = source(cell).rstrip().splitlines()
             in_solution = any(last == len(lines) - 1 for _, last in solution_blocks(source(cell)))
+        elif "lab-check" in tags(cell):
+            in_solution = False
         elif in_solution and "solution" not in tags(cell):
             untagged.append(index)
     assert not untagged, f"{path.name}: code cells {untagged} follow a solution but are not tagged solution"
