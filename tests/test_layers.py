@@ -27,7 +27,7 @@ LAYERS = [
     ["game.rules"],                               # the built-in rule sets by name (get_rules)
     ["game.variants"],                            # house rules: a rule set with changes
     ["game.states"],
-    ["engine.plain_files"],                       # files opened never through a link, never waiting on a FIFO
+    ["engine.plain_files", "engine.code_key"],                         # files opened never through a link, never waiting on a FIFO
     ["engine.compiled.cache_lock"],               # numba's disk cache under a lock
     ["engine.turn"],                              # the turn engine
     ["engine.turn_forward", "engine.bruteforce", "engine.position"],
