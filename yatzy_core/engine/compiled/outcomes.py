@@ -27,8 +27,7 @@ from .layout import LANES, lane_groups, tables, vectorizing
 from .kernel import _average as kernel_average, _best_child as kernel_best_child
 from .kernel import _box_rows, _last_roll as kernel_last_roll
 from .layout import _idx, _upper_step, allowed_boxes
-from ..turn_forward import TurnOutcomes
-from ..turn import TIE
+from ..basics import TIE, TurnOutcomes
 from ...game.states import StateSpace
 
 __all__ = ["compiled_turn_outcomes", "turn_choices", "group_outcomes", "last_roll_outcomes",

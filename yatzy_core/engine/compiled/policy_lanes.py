@@ -22,7 +22,7 @@ from numba import njit
 
 from .kernel import _average, _best_child
 from .layout import LANES
-from ..turn import TIE
+from ..basics import TIE
 
 __all__ = ["tie_floor", "last_roll", "last_roll8", "reroll_stage", "follow_stage"]
 

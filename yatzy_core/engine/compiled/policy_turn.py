@@ -30,7 +30,7 @@ from numba import njit
 from .layout import LANES, _upper_step
 from .outcomes import _forward
 from .policy_lanes import LOW, last_roll, last_roll8, reroll_stage
-from ..turn import TIE
+from ..basics import TIE
 
 __all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "score_classes", "n_slots_most",
            "has_jokers", "lane_outcomes", "state_outcomes"]
