@@ -1,4 +1,4 @@
-"""The forward pass as it was before the compiled turn outcomes: `policy.turn_outcomes` (numpy)
+"""The forward pass as it was before the compiled turn outcomes: `turn_forward.turn_outcomes` (numpy)
 per block of states, a dense row of points per live state. Kept only as the baseline that
 benchmarks/distribution.py compares the compiled pass (forward.py) with."""
 from __future__ import annotations

@@ -202,3 +202,23 @@ def test_solve_prints_the_exact_std_on_request(capsys, solutions):
     lines = out.splitlines()
     assert status == 0 and lines[0] == "expected score: 245.8708"
     assert lines[2].startswith("std: 39.8201 (")
+
+
+def test_a_rule_set_name_is_resolved_once(capsys, monkeypatch):
+    """`yatzy advise` resolves --rules to its Rules once, when the flags are read; every layer
+    below is handed the value (get_rules passes it through), never the name to look up again."""
+    from yatzy_core.game import rules as rules_module
+    names = []
+
+    def counting(name):
+        if isinstance(name, str):
+            names.append(name)
+        return real(name)
+    real = rules_module.get_rules
+    for module in [m for n, m in sys.modules.items() if n.startswith("yatzy_core") and m is not None]:
+        if getattr(module, "get_rules", None) is real:
+            monkeypatch.setattr(module, "get_rules", counting)
+    yatzy = get_rules("yatzy")
+    used = ",".join(n for n in yatzy.box_names if n != "chance")
+    status, out, _ = run(capsys, "advise", "--rules", "yatzy", "--dice", "12346", "--rolls-left", "0", "--used", used)
+    assert (status, names) == (0, ["yatzy"]) and "chance" in out

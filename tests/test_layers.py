@@ -1,6 +1,7 @@
 """The package's layers (README, "Layout"): folders stacked game < engine < objectives < players <
-advice < cli < ui, and a module imports only from layers below its own, so there are no cycles;
-each module imports alone; the core imports without plotly or ipywidgets."""
+advice < cli < ui, a module imports only from its own layer or below and no imports run in a
+circle; the numba kernels sit in engine/compiled/ under the Python engine; each module imports
+alone; the core imports without plotly or ipywidgets."""
 import ast
 import importlib.util
 import os
@@ -13,87 +14,28 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "yatzy_core"
 
-# The layers as folders, bottom to top: a module imports only from its own folder or the folders
-# before it (README, "Layout"). At the top level: the package's front door only.
+# The layers, bottom to top (README, "Layout"): a module's layer is the longest entry its name
+# starts with, so a module gets its folder's rank; it imports only from its own layer or those
+# below, and no import cycle runs inside a layer (`test_no_import_cycle`). Three engine leaves sit
+# below the kernels: files opened safely, what the kernels and the Python engine share (TIE,
+# TurnOutcomes), and the value code's key. At the top level: the package's front door only.
+LAYERS = ["version", "game", "engine.plain_files", "engine.basics", "engine.compiled", "engine",
+          "warmup", "objectives", "players", "advice", "cli", "__main__", "ui", "labs"]
 SUBPACKAGES = ["game", "engine", "objectives", "players", "advice", "cli", "ui", "labs"]
 TOP_LEVEL = {"__init__", "__main__", "version", "warmup"}
-
-# Module by module, bottom to top; a module may import from earlier layers only.
-LAYERS = [
-    ["version", "game.checks"],                   # checks: argument errors that name the argument
-    ["game.dice"],
-    ["game.probability", "game.scoring"],          # scoring: the scorer catalogue and Box
-    ["game.ruleset"],                             # the Rules value
-    ["game.rulefile"],                            # rule files (TOML) read into Rules, written back
-    ["game.rules"],                               # the built-in rule sets by name (get_rules)
-    ["game.variants"],                            # house rules: a rule set with changes
-    ["game.states"],
-    ["engine.plain_files"],                       # files opened never through a link, never waiting on a FIFO
-    ["engine.compiled.cache_lock"],               # numba's disk cache under a lock
-    ["engine.turn"],                              # the turn engine
-    ["engine.turn_forward", "engine.bruteforce", "engine.position"],
-    ["engine.turn_choices"],                      # one roll's choices in the advisor's order, a turn played out
-    ["engine.compiled.layout"],                   # the kernels' tables, lane groups, state index
-    ["engine.compiled.kernel"],
-    ["engine.compiled.target_kernel", "engine.compiled.saved_kernel"],
-    ["engine.compiled.saved_moments"],            # ... with the second moments, for the std
-    ["engine.solver"],
-    ["warmup", "engine.cache"],
-    ["engine.layer_checkpoint"],                  # a long saved-roll solve's finished layers on disk
-    ["engine.saved"],                             # saved rolls: every saved count in one pass
-    ["engine.solutions", "engine.value_tables", "engine.solved"],   # value_tables: the state values as a file for the web page
-    ["engine.subgame"],                           # the rest of a game as a rule set
-    ["engine.compiled.outcomes"],                 # the engine's turn outcomes, compiled
-    ["engine.compiled.forward"],
-    ["engine.compiled.policy_lanes"],             # a policy's rerolls, LANES lanes at once
-    ["engine.compiled.policy_turn"],              # any policy's turn: needs or states as lanes
-    ["engine.compiled.policy_forward"],           # ... pushed forwards
-    ["engine.compiled.policy_ties"],              # ... the beat policy's ties, carried backwards
-    ["engine.compiled.option_kernel"],            # many positions' keeper options
-    ["engine.batch_advice"],                      # advise_batch: the optimum in bulk, one option index
-    ["engine.dataset"],                           # ... as a data set (yatzy export --what positions)
-    ["objectives.targets"],
-    ["objectives.risk"],                          # a risk appetite's tables
-    ["objectives.tables", "objectives.distribution"],   # tables: which table answers a position
-    ["objectives.policy_play"],                     # any policy played forwards, the beat ties
-    ["objectives.midgame"],
-    ["objectives.objective"],                     # the objectives: each knows how to do its job
-    ["players.batch"],                            # many games as arrays
-    ["players.strategies"],
-    ["players.planners"],
-    ["players.registry"],
-    ["players.thumb"],                            # rules of thumb as decision lists
-    ["players.thumb_catalogue"],                  # the candidate rules
-    ["players.thumb_exact"],                      # ... measured exactly, learned from optimal play
-    ["players.simulation", "players.saved_play"],   # saved_play: games with saved rolls
-    ["players.gym_env"],                          # the game as a Gymnasium environment (optional extra)
-    ["players.study"],
-    ["advice.ranking"],                           # Advice, and the one enumeration of the choices
-    ["advice.advisor"],
-    ["advice.objective_advice"],
-    ["advice.coach"],
-    ["advice.gamelog"],
-    ["advice.beat_grades"],                        # moves graded for a score to beat
-    ["cli.args", "cli.long_work"],
-    ["cli.study", "cli.distribution", "cli.grade", "cli.export"],
-    ["cli.command"],
-    ["__main__", "ui.play_for"],                # what the explorer ranks by
-    ["ui.scorecard", "ui.dice_widget", "ui.background", "ui.score_bars",   # the pad's card, the dice, bars as SVG,
-     "ui.fitted_figure"],                        # a plotly figure that fits its box
-    ["ui.coach_outlook"],                         # the final score's distribution: coach and explorer
-    ["ui.plots", "ui.state_graph", "ui.widgets", "ui.coach_log"],
-    ["ui.coach_beat"],
-    ["ui.widgets_coach", "ui.rules_editor"],
-    ["labs.report"],                              # the course's labs: a student's function checked
-    ["labs.rolls", "labs.games"],
-]
-LAYER = {name: i for i, names in enumerate(LAYERS) for name in names}
 PACKAGES = {"__init__": "yatzy_core", **{f"{sub}.__init__": f"yatzy_core.{sub}"
                                           for sub in SUBPACKAGES + ["engine.compiled"]}}
+
+
+def rank(name: str) -> int:
+    """The layer of a module (or package) by its name: the longest entry of LAYERS it starts with."""
+    name = name.removesuffix(".__init__")
+    found = [(len(entry), i) for i, entry in enumerate(LAYERS) if name == entry or name.startswith(entry + ".")]
+    assert found, f"{name} is in no layer: add its folder to LAYERS"
+    return max(found)[1]
+
+
 OPTIONAL = ("plotly", "ipywidgets", "anywidget")
-# modules of an optional extra: imported by the checks below only where the extra is installed
-EXTRAS = {"players.gym_env": "gymnasium"}
-MISSING = {m for m, package in EXTRAS.items() if importlib.util.find_spec(package) is None}
 
 
 def folder(name: str) -> str:
@@ -105,15 +47,19 @@ def modules() -> list[str]:
     return sorted(".".join(p.relative_to(PACKAGE).with_suffix("").parts) for p in PACKAGE.rglob("*.py"))
 
 
+MODULES = [m for m in modules() if m not in PACKAGES]
+EXTRAS = {"players.gym_env": "gymnasium"}   # modules that need an optional extra: not imported without it
+MISSING = {m for m, package in EXTRAS.items() if importlib.util.find_spec(package) is None}
+
+
 def imports(name: str) -> set[str]:
-    """Package modules `name` imports, at the top or inside functions (relative imports)."""
+    """Package modules `name` imports, at the top, inside functions or under TYPE_CHECKING
+    (relative imports): an annotation's import is an arrow between layers too."""
     path = PACKAGE.joinpath(*name.split(".")).with_suffix(".py")
     here = name.split(".")[:-1]
     found = set()
-    tree = ast.parse(path.read_text())
-    skip = _type_checking_nodes(tree)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level and id(node) not in skip:
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level:
             base = here[:len(here) - node.level + 1]
             target = base + (node.module.split(".") if node.module else [])
             if node.module:
@@ -121,15 +67,6 @@ def imports(name: str) -> set[str]:
             else:
                 found.update(".".join(target + [a.name]) for a in node.names)
     return found
-
-
-def _type_checking_nodes(tree) -> set[int]:
-    """ids of the nodes under `if TYPE_CHECKING:` (annotations only: never run)."""
-    skip = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
-            skip.update(id(n) for child in node.body for n in ast.walk(child))
-    return skip
 
 
 def imported_names(name: str) -> list[tuple[str, str]]:
@@ -145,26 +82,92 @@ def imported_names(name: str) -> list[tuple[str, str]]:
 
 
 def test_every_module_has_a_layer():
-    assert sorted(set(modules()) - set(PACKAGES)) == sorted(LAYER)
+    assert {LAYERS[rank(m)] for m in MODULES} == set(LAYERS)    # and no entry is left unused
 
 
-@pytest.mark.parametrize("name", sorted(LAYER))
+@pytest.mark.parametrize("name", MODULES)
 def test_imports_go_down_only(name):
-    upward = {m for m in imports(name) if LAYER.get(m, -1) >= LAYER[name]}
-    assert not upward, f"{name} (layer {LAYER[name]}) imports {sorted(upward)} from its layer or above"
+    upward = sorted(m for m in imports(name) if rank(m) > rank(name))
+    assert not upward, f"{name} (layer {LAYERS[rank(name)]}) imports {upward} from above"
+
+
+def import_cycles() -> list[list[str]]:
+    """Circles of imports among the package's modules, each as a path back to its start."""
+    graph = {m: sorted(i for i in imports(m) if i in MODULES) for m in MODULES}
+    state, cycles = {}, []
+
+    def visit(m, path):
+        state[m] = "open"
+        for n in graph[m]:
+            if state.get(n) == "open":
+                cycles.append(path[path.index(n):] + [n])
+            elif n not in state:
+                visit(n, path + [n])
+        state[m] = "done"
+    for m in MODULES:
+        if m not in state:
+            visit(m, [m])
+    return cycles
+
+
+def test_no_import_cycle():
+    """Inside a layer modules import each other freely, but never in a circle."""
+    assert import_cycles() == []
+
+
+def test_an_upward_import_or_a_cycle_is_caught(monkeypatch):
+    """The checks above see what they must: a made-up arrow up, a made-up circle."""
+    real = imports
+    monkeypatch.setitem(globals(), "imports", lambda name: real(name) | ({"engine.turn"} if name == "game.dice" else set()))
+    with pytest.raises(AssertionError, match="from above"):
+        test_imports_go_down_only("game.dice")
+    monkeypatch.setitem(globals(), "imports", lambda name: real(name) | ({"engine.solver"} if name == "engine.turn" else set()))
+    assert import_cycles() == [["engine.turn", "engine.solver", "engine.turn"]]
 
 
 def test_folders_import_down_only():
     """game < engine < objectives < players < advice < cli < ui, as folders."""
-    rank = {sub: i for i, sub in enumerate(SUBPACKAGES)}
-    upward = sorted((name, m) for name in LAYER for m in imports(name)
-                    if folder(name) and folder(m) and rank[folder(m)] > rank[folder(name)])
+    order = {sub: i for i, sub in enumerate(SUBPACKAGES)}
+    upward = sorted((name, m) for name in MODULES for m in imports(name)
+                    if folder(name) and folder(m) and order[folder(m)] > order[folder(name)])
     assert not upward
+
+
+NUMBA_COMPILERS = {"njit", "jit", "vectorize", "guvectorize", "cfunc", "stencil", "generated_jit"}
+
+
+def numba_compilers(source: str) -> list[int]:
+    """Lines where a module names a numba compiler (`@njit`, `njit(f)`, `numba.jit`, an import of one)."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module == "numba":
+            lines += [node.lineno for a in node.names if a.name in NUMBA_COMPILERS]
+        elif (node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)) in NUMBA_COMPILERS:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_every_kernel_lives_in_compiled():
+    """numba compiles only in engine/compiled/: the Python engine stays plain Python."""
+    outside = [f"{path.relative_to(PACKAGE)}:{line}" for path in sorted(PACKAGE.rglob("*.py"))
+               if "compiled" not in path.relative_to(PACKAGE).parts for line in numba_compilers(path.read_text())]
+    assert outside == []
+    planted = "from numba import njit\nimport numba\n@njit(cache=True)\ndef f(x):\n    return x\ng = numba.jit(f)\n"
+    assert sorted(set(numba_compilers(planted))) == [1, 3, 6]     # the check sees each form
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if m.startswith("engine.compiled.")])
+def test_kernels_import_no_python_engine_module(name):
+    """The kernels sit below the Python engine: from the engine they import only its leaves
+    (`engine.basics`: TIE, TurnOutcomes; `engine.plain_files`), never turn, solver or the like."""
+    above = sorted(m for m in imports(name) if m.startswith("engine.") and not m.startswith("engine.compiled")
+                   and rank(m) >= rank("engine.compiled"))
+    assert not above, f"{name} imports {above} from the Python engine above it"
 
 
 def test_no_private_name_crosses_a_folder():
     """Underscore names stay in their folder: the compiled kernels' helpers are the engine's own."""
-    crossing = sorted((name, module, what) for name in LAYER for module, what in imported_names(name)
+    crossing = sorted((name, module, what) for name in MODULES for module, what in imported_names(name)
                       if what.startswith("_") and not what.endswith("__") and folder(module) != folder(name))
     assert not crossing
 
@@ -180,7 +183,7 @@ def test_the_readme_lists_every_module():
     text = (ROOT / "README.md").read_text()
     layout = text[text.index("## Layout"):]
     layout = layout[:layout.index("\n## ", 4)] if "\n## " in layout[4:] else layout
-    missing = [m for m in LAYER if f"{m.split('.')[-1]}.py" not in layout]
+    missing = [m for m in MODULES if f"{m.split('.')[-1]}.py" not in layout]
     assert not missing
 
 
@@ -205,7 +208,7 @@ RESOLVE_NAMES = {
 
 
 def test_rule_names_are_resolved_at_the_edges():
-    resolving = {name for name in LAYER if ("game.rules", "get_rules") in imported_names(name)}
+    resolving = {name for name in MODULES if ("game.rules", "get_rules") in imported_names(name)}
     assert resolving <= RESOLVE_NAMES, sorted(resolving - RESOLVE_NAMES)
 
 
@@ -232,7 +235,7 @@ def test_each_module_imports_alone():
     each import (a fresh interpreter per module took 86 s); the libraries stay loaded, and no
     cycle among our modules can pass through them."""
     modules = [name if name.startswith("yatzy_core") else f"yatzy_core.{name}"
-               for name in sorted(set(LAYER) - MISSING) + sorted(PACKAGES.values())]
+               for name in [m for m in MODULES if m not in MISSING] + sorted(PACKAGES.values())]
     done = _run("import importlib, sys, traceback\n"
                 f"for module in {modules!r}:\n"
                 "    for loaded in [m for m in sys.modules if m.split('.')[0] == 'yatzy_core']:\n"
@@ -248,7 +251,7 @@ def test_each_module_imports_alone():
 
 def test_the_core_imports_without_plotly_or_ipywidgets():
     block = "import sys\n" + "".join(f"sys.modules[{m!r}] = None\n" for m in OPTIONAL)
-    core = [m for m in LAYER if not m.startswith("ui.") and m != "__main__" and m not in MISSING]
+    core = [m for m in MODULES if not m.startswith("ui.") and m != "__main__" and m not in MISSING]
     done = _run(block + "import importlib, yatzy_core\n"
                 + "".join(f"importlib.import_module('yatzy_core.{m}')\n" for m in core)
                 + "from yatzy_core import simulate, Game, run_study, optimal_play\n"
@@ -262,7 +265,7 @@ def test_the_core_imports_without_plotly_or_ipywidgets():
 def test_package_code_imports_itself_relatively():
     """An absolute `yatzy_core` import would slip past the layer check above (doctests aside)."""
     absolute = []
-    for name in LAYER:
+    for name in MODULES:
         path = PACKAGE.joinpath(*name.split(".")).with_suffix(".py")
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").startswith("yatzy_core"):

@@ -136,7 +136,7 @@ def test_score_table_matches_score():
 
 
 def test_box_counts():
-    assert [r.n_boxes for r in RULES] == [13, 13, 13, 15, 15, 15, 13, 20, 20]
+    assert [r.n_boxes for r in RULES] == [13, 13, 13, 15, 15, 15, 20, 20, 13]
     assert np.array_equal(YATZY.upper_faces[:6], np.arange(1, 7))
 
 
@@ -167,3 +167,14 @@ def test_a_card_has_at_most_twenty_boxes():
         yatzy.with_(boxes=yatzy.boxes * 2)
     with pytest.raises(ValueError, match="got 0"):
         yatzy.with_(boxes=())
+
+
+def test_the_rule_files_are_the_builtin_list(tmp_path):
+    """A rule file shipped in game/rulesets/ is a built-in, by its file name; no list to keep."""
+    import shutil
+    from yatzy_core.game.rules import BUILTIN, CLASSIC, RULESETS, builtin_names
+    assert set(BUILTIN) == {p.stem for p in RULESETS.glob("*.toml")} and BUILTIN[:5] == CLASSIC
+    assert all(get_rules(name).name == name for name in BUILTIN)       # each file names itself
+    shutil.copytree(RULESETS, tmp_path, dirs_exist_ok=True)
+    (tmp_path / "aaa-new.toml").write_text((RULESETS / "yatzy.toml").read_text().replace('"yatzy"', '"aaa-new"'))
+    assert builtin_names(tmp_path) == CLASSIC + ("aaa-new",) + BUILTIN[5:]

@@ -56,7 +56,7 @@ class Advice:
 
 
 def _options(position: Position, turn: Turn, pick, measure: str) -> list[Advice]:
-    """The choices of `position` in card and keeper order (`turn_forward.roll_options`), valued
+    """The choices of `position` in card and keeper order (`turn_choices.roll_options`), valued
     by `pick` of the turn."""
     rules = position.rules
     now = position.rolls_left > 0

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..game.checks import is_control
 
 __all__ = [
-    "short", "printable", "text", "path", "folder", "whole", "rules_argument", "rules_flag", "rules_name",
+    "short", "printable", "text", "path", "folder", "whole", "rules_argument", "rules_flag", "builtin_rules",
     "strategy_name", "strategy_list", "flag", "OutputFile"]
 
 MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names)
@@ -107,7 +107,7 @@ def rules_argument(parser) -> None:
     """The --rules / --rules-file flags every subcommand shares."""
     from ..game.rules import rule_names
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--rules", default="yahtzee", metavar="NAME", type=rules_name,
+    group.add_argument("--rules", default="yahtzee", metavar="NAME", type=builtin_rules,
                        help=f"rule set: {', '.join(rule_names(include_new=True))} (default: yahtzee)")
     group.add_argument("--rules-file", metavar="FILE", type=path,
                        help="a rule file (TOML) instead of --rules")
@@ -131,14 +131,14 @@ def objective_flags(parser, ranks: str) -> None:
                             "> 0 bold; 1e-7 <= |THETA| <= 700 / the rules' most total (0.444 for yahtzee)")
 
 
-def rules_name(value: str) -> str:
-    """A rule set `get_rules` knows (checked now; the name is passed on as given)."""
+def builtin_rules(value: str):
+    """The built-in Rules of a name, resolved here once: the commands pass the value down (a Rules
+    goes through every later `get_rules` as is), never the name to be looked up again."""
     from ..game.rules import get_rules
     try:
-        get_rules(text(value))
+        return get_rules(text(value))
     except ValueError as err:
         raise ArgumentTypeError(str(err)) from None
-    return value
 
 
 def strategy_name(value: str) -> str:

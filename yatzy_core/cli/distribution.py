@@ -1,6 +1,6 @@
 """`yatzy distribution`: the exact final-score distribution of a policy, summed up or in full.
 
-An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. Max-mean play's numbers are the
+An `add_*_parser(subparsers)` function for `command.SUBCOMMANDS`. Max-mean play's numbers are the
 `distribution.optimal_play` results (from the per-user cache when there, else computed, a few
 seconds, and cached); --goal, --beat and --risk play the policy that maximises P(total >= T),
 P(total > S) or E[exp(THETA * total)] (`policy_play`: its table, then the compiled forward pass).

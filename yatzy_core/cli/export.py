@@ -1,6 +1,6 @@
 """`yatzy export`: a solved rule set's numbers written for programs without the package.
 
-An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. `--what values` writes the
+An `add_*_parser(subparsers)` function for `command.SUBCOMMANDS`. `--what values` writes the
 turn-start state values as the binary table of `engine.value_tables` (what the course site's
 "Play and ask" page reads); an OUT ending in `.gz` is written gzip-compressed, as the site sends
 it. `--what positions` writes the data set of `engine.dataset`: every turn-start state with its

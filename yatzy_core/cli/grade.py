@@ -1,6 +1,6 @@
 """`yatzy grade`: a finished game graded later, from a saved coach log or a game played on paper.
 
-An `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`. A log (the coach's "Save log",
+An `add_*_parser(subparsers)` function for `command.SUBCOMMANDS`. A log (the coach's "Save log",
 `gamelog.dumps`) is replayed move by move through `coach.Game`, so every grade is computed
 again, never read from the file; `--paper` reads a game typed one turn a line
 (`gamelog.paper_game`). `--beat S` also grades each move by the chance to beat S it gave away

@@ -1,6 +1,6 @@
 """`yatzy simulate` and `yatzy study`: the subcommands of the simulator and the strategy study.
 
-Each is an `add_*_parser(subparsers)` function for `cli.SUBCOMMANDS`; the simulator and pandas
+Each is an `add_*_parser(subparsers)` function for `command.SUBCOMMANDS`; the simulator and pandas
 are imported only when the command runs, so other commands start as fast as before.
 """
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Solutions saved as .npz files in a per-user cache, so a rule set is solved once per machine.
 
-A file is keyed by what the rules DO, not what they are called: its name carries a fingerprint of
-the rules' content (`rules_fingerprint`), and the file holds that fingerprint, the rules' name, the
-package version, the numbers and a checksum of them. Anything that does not match (another
-version, other rules, damaged bytes, a file that does not decode) is solved again rather than
-trusted. A cache that cannot be read or written costs a warning line, never the answer.
+A file is keyed by what the rules DO, not what they are called, and by the code that computed
+it: its name carries a fingerprint of the rules' content (`rules_fingerprint`) and the key of the
+value code (`code_key.code_key`), and the file holds both, the rules' name, the package version,
+the numbers and a checksum of them. Anything that does not match (another version or code, other
+rules, damaged bytes, a file that does not decode) is solved again rather than trusted. A cache that cannot be read or written costs a warning line, never the answer.
 
 >>> safe_name("../../etc/Yahtzee 2!")
 'etc-yahtzee-2'
@@ -29,6 +29,7 @@ import numpy as np
 import platformdirs
 
 from ..version import __version__
+from .code_key import KEY_CHARS, code_key
 from ..game.rules import Rules, get_rules
 from .solver import Solution, solve
 from ..game.states import StateSpace
@@ -101,11 +102,12 @@ def safe_name(name: str) -> str:
 
 def cache_path(rules: Rules, kind: str = "") -> Path:
     """The cache file of one rule set (and kind of table: "" for the solution, "play", ...):
-    safe name, fingerprint prefix and version, so variants sharing a name never share a file."""
+    safe name, fingerprint prefix, version and code key, so variants sharing a name never share
+    a file, and tables of other code (an older checkout, another branch) are never read."""
     version = re.sub(r"[^0-9A-Za-z.+_-]", "-", __version__)
     suffix = f"-{safe_name(kind)}" if kind else ""
     fingerprint = rules_fingerprint(rules)[:FINGERPRINT_CHARS]
-    return cache_dir() / f"{safe_name(rules.name)}-{fingerprint}-v{version}{suffix}.npz"
+    return cache_dir() / f"{safe_name(rules.name)}-{fingerprint}-v{version}-{code_key()}{suffix}.npz"
 
 
 _NEVER_CACHED: "weakref.WeakSet[Rules]" = weakref.WeakSet()
@@ -141,7 +143,8 @@ def _checksum(numbers: np.ndarray) -> str:
 
 
 def write_trusted(path: str | Path, rules: Rules, numbers: np.ndarray, fmt: int, **extra) -> Path:
-    """Write `numbers` with the rules' name and fingerprint, the package version, the file format and a checksum. Atomic and safe beside other
+    """Write `numbers` with the rules' name and fingerprint, the package version and code key, the
+    file format and a checksum. Atomic and safe beside other
     writers: a unique temporary file (never a followed link) renamed over the real name, and
     removed if anything fails."""
     path = Path(path)
@@ -153,7 +156,7 @@ def write_trusted(path: str | Path, rules: Rules, numbers: np.ndarray, fmt: int,
             if hasattr(os, "fchmod"):
                 os.fchmod(f.fileno(), new_file_mode())    # as any new file of the user's, not 0600
             np.savez_compressed(f, numbers=numbers, rules=rules.name,
-                                fingerprint=rules_fingerprint(rules), version=__version__,
+                                fingerprint=rules_fingerprint(rules), version=__version__, code=code_key(),
                                 format=fmt, checksum=_checksum(numbers), **extra)
             f.flush()
             os.fsync(f.fileno())
@@ -251,13 +254,14 @@ def _decode(path: Path) -> dict[str, np.ndarray]:
 def read_trusted(path: str | Path, rules: Rules, fmt: int,
                  layout: str | None = None) -> dict[str, np.ndarray]:
     """Every field of a file written by `write_trusted`; CacheError unless it decodes and the
-    rules' fingerprint, package version, format, checksum and (when given) the state layout
-    digest all match. The rules' name is not compared: rule sets that differ only in name
+    rules' fingerprint, package version, code key, format, checksum and (when given) the state
+    layout digest all match. The rules' name is not compared: rule sets that differ only in name
     ("nine", "Nine!": one file name) share the file instead of evicting each other.
     A missing file is a FileNotFoundError."""
     try:
         fields = _decode(Path(path))
         stored = str(fields["rules"]), str(fields["version"]), int(fields["format"])
+        code = str(fields.get("code", "none"))
         fingerprint, checksum = str(fields["fingerprint"]), str(fields["checksum"])
         numbers = np.asarray(fields["numbers"], dtype=np.float64)
     except (FileNotFoundError, CacheError):
@@ -267,6 +271,8 @@ def read_trusted(path: str | Path, rules: Rules, fmt: int,
     if stored[1:] != (__version__, fmt):
         raise CacheError(f"{path} was written by version {stored[1]} (format {stored[2]}), "
                          f"this is {__version__} (format {fmt})")
+    if code != code_key():
+        raise CacheError(f"{path} was written by other code (key {code[:KEY_CHARS]}, this is {code_key()})")
     if fingerprint != rules_fingerprint(rules):   # the name is not checked: equal rules share tables
         raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}" if stored[0] != rules.name
                          else f"{path} holds other rules under the name {rules.name!r}")

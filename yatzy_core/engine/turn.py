@@ -40,12 +40,12 @@ from ..game.dice import dice_of  # noqa: F401 (the doctest)
 from ..game.checks import instance_of, real_number, whole_number
 from ..game.rules import Rules
 from ..game.states import StateSpace
+from .basics import TIE
 
 __all__ = ["TIE", "NEG", "Objective", "MaxMean", "TargetLanes", "ExpUtility", "MEAN", "Scored",
            "score_box", "box_values", "scored_boxes", "keeper_values", "best_subkeeper", "Turn", "evaluate",
            "turn_values", "preferred_box", "preferred_keeper", "ranked"]
 
-TIE = 1e-9    # choices this close to the best are equally good; see the module docstring
 NEG = -np.inf  # the value of a choice that is not allowed
 
 
@@ -386,32 +386,10 @@ def preferred_keeper(space: StateSpace, keep: np.ndarray, roll_values: np.ndarra
     value, the one with the most dice, then the first in order (`dice.preferred_pairs`)."""
     k, starts = space.rules.dice.preferred_pairs
     n_rolls = roll_values.shape[0]
+    from .compiled.turn_ties import first_good   # numba on first use: importing the package does not load it
     out = np.empty((n_rolls, roll_values[0].size), dtype=np.int64)
-    _compiled_first_good()(keep.reshape(len(keep), -1), roll_values.reshape(n_rolls, -1), k, starts,
-                           TIE, out)
+    first_good(keep.reshape(len(keep), -1), roll_values.reshape(n_rolls, -1), k, starts, TIE, out)
     return out.reshape(roll_values.shape)
-
-
-@lru_cache(maxsize=None)
-def _compiled_first_good():
-    """`_first_good` compiled on first use (serial: blocks already run on several threads), so
-    that importing the package does not import numba."""
-    from numba import njit
-
-    from .compiled.cache_lock import lock_numba_cache
-    lock_numba_cache()
-    return njit(cache=True)(_first_good)
-
-
-def _first_good(keep, roll_values, k, starts, tie, out):
-    n_rolls, S = roll_values.shape
-    for r in range(n_rolls):
-        out[r, :] = -1
-        for pos in range(starts[r], starts[r + 1]):
-            kk = k[pos]
-            for s in range(S):
-                if out[r, s] < 0 and keep[kk, s] >= roll_values[r, s] - tie:
-                    out[r, s] = kk
 
 
 def ranked(values, preference, second=None) -> list[int]:

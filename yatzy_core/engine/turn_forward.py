@@ -16,38 +16,17 @@ does not depend on the tie rule; the spread of scores does, a little (`second_mo
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
-from numba import njit
 
 from ..game.states import StateSpace
-from .compiled.cache_lock import lock_numba_cache
-from .turn import TIE, box_values, evaluate, keeper_values, score_box
-
-lock_numba_cache()   # before this module's kernel is first loaded (idempotent: importing the compiled package does it too)
+from .basics import TIE, TurnOutcomes
+from .compiled.turn_ties import extreme_good
+from .turn import box_values, evaluate, keeper_values, score_box
 
 __all__ = ["TIE", "TurnOutcomes", "spread_keepers", "gather_keepers", "final_roll_probabilities",
            "turn_outcomes", "second_moments"]
 
 BLOCK = 1024  # states per turn computation in `second_moments`
-
-
-@dataclass(frozen=True)
-class TurnOutcomes:
-    """How a turn ends from each of S states: (n_rolls, S) arrays, one column per state."""
-
-    prob: np.ndarray         # P(final roll | state) under the optimal policy
-    box: np.ndarray          # box the final roll is scored in
-    points: np.ndarray       # all points it earns now: box + upper bonus + Yahtzee bonus
-    upper_bonus: np.ndarray  # the part of `points` that is the upper bonus
-    yahtzee_bonus: np.ndarray  # the part of `points` that is a Yahtzee bonus
-    next_state: np.ndarray   # state index at the start of the next turn
-
-    @property
-    def box_points(self) -> np.ndarray:
-        """The points written in the chosen box itself."""
-        return self.points - self.upper_bonus - self.yahtzee_bonus
 
 
 def spread_keepers(space: StateSpace, mass: np.ndarray) -> np.ndarray:
@@ -145,18 +124,6 @@ def _extreme_turn(space, values, second, states, sign):
     for keep, roll_values in zip(turn.keepers, turn.rolls[1:]):
         keep2 = keeper_values(space, e2)
         e2 = np.empty(roll_values.shape)
-        _extreme_good(keep, roll_values, keep2, k, starts, TIE, sign, e2)
+        extreme_good(keep, roll_values, keep2, k, starts, TIE, sign, e2)
     return keeper_values(space, e2)[0]
 
-
-@njit(cache=True)
-def _extreme_good(keep, roll_values, second, k, starts, tie, sign, out):
-    n_rolls, S = roll_values.shape
-    for r in range(n_rolls):
-        out[r, :] = -np.inf
-        for pos in range(starts[r], starts[r + 1]):
-            kk = k[pos]
-            for s in range(S):
-                if keep[kk, s] >= roll_values[r, s] - tie:
-                    out[r, s] = max(out[r, s], sign * second[kk, s])
-        out[r, :] *= sign

@@ -18,11 +18,23 @@ __all__ = ["Rules", "get_rules", "rule_names", "builtin_differences", "BUILTIN",
 
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
-# The rule sets shipped as yatzy_core/game/rulesets/<name>.toml. CLASSIC are the five whose numbers
-# the notebooks, studies and widgets show; the others are newer and some need more than 5 dice.
-CLASSIC = ("yahtzee", "yahtzee-verhoeff", "yahtzee-no-bonus", "yatzy", "yatzy-thesis")
-BUILTIN = CLASSIC + ("forced-yatzy", "yahtzee-3-rerolls", "maxi-yatzy", "maxi-yatzy-no-saved-rolls")
+# The rule sets shipped are the files yatzy_core/game/rulesets/<name>.toml: a new file is a new
+# built-in. CLASSIC are the five whose numbers the notebooks, studies and widgets show (a choice,
+# kept here); the others follow by name: newer games, some with more than 5 dice.
 RULESETS = Path(__file__).with_name("rulesets")
+CLASSIC = ("yahtzee", "yahtzee-verhoeff", "yahtzee-no-bonus", "yatzy", "yatzy-thesis")
+
+
+def builtin_names(folder: Path = RULESETS) -> tuple[str, ...]:
+    """The rule sets of a folder of rule files, by file name: CLASSIC first, the rest sorted.
+
+    >>> builtin_names()[:2], len(builtin_names()) == len(list(RULESETS.glob("*.toml")))
+    (('yahtzee', 'yahtzee-verhoeff'), True)
+    """
+    return CLASSIC + tuple(sorted(p.stem for p in Path(folder).glob("*.toml") if p.stem not in CLASSIC))
+
+
+BUILTIN = builtin_names()
 
 _CACHE: dict[str, Rules] = {}
 
@@ -43,7 +55,7 @@ def rule_names(include_new: bool = False) -> list[str]:
     """Names of the built-in rule sets: the five classic ones, or with include_new all of them.
 
     >>> rule_names(include_new=True)[5:]
-    ['forced-yatzy', 'yahtzee-3-rerolls', 'maxi-yatzy', 'maxi-yatzy-no-saved-rolls']
+    ['forced-yatzy', 'maxi-yatzy', 'maxi-yatzy-no-saved-rolls', 'yahtzee-3-rerolls']
     """
     return list(BUILTIN if true_or_false("include_new", include_new) else CLASSIC)
 

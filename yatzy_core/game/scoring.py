@@ -84,12 +84,6 @@ def n_of_a_kind_fixed(points: int) -> Scorer:
     return score
 
 
-def full_house_fixed(points: int) -> Scorer:
-    """`points` for three of one face and two of another."""
-    return groups((3, 2), points)
-
-
-full_house_total = groups((3, 2))   # sum of three of one face and two of another (Yatzy)
 two_pairs = groups((2, 2))           # two pairs of different faces, each counted once (Yatzy)
 
 

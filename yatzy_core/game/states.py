@@ -16,9 +16,11 @@ flags, so the value of every state fits in one flat float64 array.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from functools import cached_property
 from math import comb
+from typing import ClassVar
 
 import numpy as np
 
@@ -30,14 +32,42 @@ __all__ = ["StateSpace", "layer_sizes", "mask_count", "memory_estimate"]
 OVERHEAD = 14  # bytes a state beyond its tables (measured; see memory_estimate)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class StateSpace:
-    """Index arithmetic and reachability for the turn states of one rule set."""
+    """Index arithmetic and reachability for the turn states of one rule set.
+
+    One instance per rule set while any is in use: `StateSpace(rules)` returns the live one for
+    equal rules, so its tables (reachability: seconds for the largest games) are built once, not
+    by each of the many callers. It is never changed after it is made; its boolean tables are
+    read-only arrays.
+
+    >>> from yatzy_core.game.rules import get_rules
+    >>> StateSpace(get_rules("yatzy")) is StateSpace(get_rules("yatzy"))
+    True
+    """
 
     rules: Rules
+    _live: ClassVar["weakref.WeakValueDictionary[Rules, StateSpace]"] = weakref.WeakValueDictionary()
 
-    def __post_init__(self):
-        instance_of("rules", self.rules, Rules, "a Rules value (get_rules(name) gives a built-in one)")
+    def __new__(cls, rules: Rules) -> "StateSpace":
+        instance_of("rules", rules, Rules, "a Rules value (get_rules(name) gives a built-in one)")
+        try:
+            return cls._live[rules]
+        except KeyError:
+            pass
+        except TypeError:     # rules that cannot be hashed (a box holding a list): not shared
+            return cls._made(rules)
+        space = cls._live.setdefault(rules, cls._made(rules))
+        return space
+
+    @classmethod
+    def _made(cls, rules: Rules) -> "StateSpace":
+        space = super().__new__(cls)
+        object.__setattr__(space, "rules", rules)
+        return space
+
+    def __reduce__(self):
+        return StateSpace, (self.rules,)      # unpickled or copied: the live instance again
 
     @property
     def n_boxes(self) -> int:
@@ -89,7 +119,7 @@ class StateSpace:
         masks = np.arange(n)
         for m, row in sub.items():
             reach[(masks & upper_mask) == m] = row
-        return reach
+        return _read_only(reach)
 
     @cached_property
     def reachable(self) -> np.ndarray:
@@ -102,13 +132,13 @@ class StateSpace:
         if getattr(self.rules, "forced_order", False):   # boxes fill in card order: prefixes only
             masks = np.arange(1 << self.n_boxes)
             reach[(masks & (masks + 1)) != 0] = False
-        return reach.reshape(-1)
+        return _read_only(reach.reshape(-1))
 
     @cached_property
     def boxes_used(self) -> np.ndarray:
         """Number of used boxes of every mask (its popcount)."""
         masks = np.arange(1 << self.n_boxes)
-        return ((masks[:, None] >> np.arange(self.n_boxes)) & 1).sum(axis=1)
+        return _read_only(((masks[:, None] >> np.arange(self.n_boxes)) & 1).sum(axis=1))
 
     def layer(self, used: int) -> np.ndarray:
         """Reachable state indices with exactly `used` boxes used, ascending."""
@@ -193,6 +223,12 @@ class StateSpace:
             "reachable_turn_states": int(self.reachable.sum()),
             "distinct_turn_states": distinct,
         }
+
+
+def _read_only(table: np.ndarray) -> np.ndarray:
+    """`table`, no longer writable: a shared space's tables are everyone's."""
+    table.setflags(write=False)
+    return table
 
 
 def layer_sizes(space: StateSpace) -> list[int]:

@@ -70,7 +70,7 @@ def simulate(rules: str | Rules, strategy="optimal", games: int = 10_000, seed: 
              progress: bool = True, batch: int | None = None, **options) -> pd.DataFrame:
     """One row per game: the points in every box, upper bonus, Yahtzee bonus and total.
 
-    `strategy` is a name (see `strategies.strategy_names`), a player class or a player;
+    `strategy` is a name (see `registry.strategy_names`), a player class or a player;
     `options` go to the player class. Games are played `batch` at a time (default: the
     player's own `batch`, else all at once); the frame's `attrs` record rules, strategy, seed
     and seconds.

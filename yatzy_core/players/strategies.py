@@ -1,6 +1,6 @@
 """Players: the optimal strategy and the simple ones people use, each for every rule set.
 
-Every player follows `play.Strategy`: `keep(states, rolls, rerolls, rng)` and
+Every player follows `batch.Strategy`: `keep(states, rolls, rerolls, rng)` and
 `box(states, rolls, rng)` over a batch of games. All but `planners.MCPlanner` are table driven (a
 decision is an array lookup), so thousands of games move together; `optimal` and the turn planners in `planners.py`
 build their tables per turn for the distinct states in the batch. `registry.py` finds a player

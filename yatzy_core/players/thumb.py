@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 import numpy as np
 
@@ -35,13 +35,18 @@ from ..engine.position import Position
 from ..game.rules import Rules
 from .strategies import Greedy
 
-if TYPE_CHECKING:   # a choice as the advisor gives it: only its action, keep and box are read
-    from ..advice.advisor import Advice
-
-__all__ = ["View", "Rule", "DecisionList", "on_pace", "decide", "broken_rule", "fallback_keep",
+__all__ = ["View", "Rule", "DecisionList", "on_pace", "decide", "broken_rule", "Choice", "fallback_keep",
            "fallback_box", "KEEP", "BOX", "VETO"]
 
 KEEP, BOX, VETO = "keep", "box", "veto"
+
+
+class Choice(Protocol):
+    """A choice as the coach judges it (the advisor's `Advice` is one): only these are read."""
+
+    action: str                     # "keep" or "box"
+    keep: tuple[int, ...] | None    # the dice kept, for "keep"
+    box: str | None                 # the box scored, for "box"
 
 
 def on_pace(rules: Rules, mask, upper) -> np.ndarray:
@@ -216,18 +221,18 @@ def _ask(rule: Rule, view: View, memo: dict | None) -> np.ndarray:
 
 # ---- the coach: which rule a choice broke ---------------------------------------------------------
 
-def broken_rule(dl: DecisionList, position: Position, choice: Advice) -> Rule | None:
+def broken_rule(dl: DecisionList, position: Position, choice: Choice) -> Rule | None:
     """The list's rule that decides at this position, if the choice differs from it (None when
     the choice follows the list or the fallback decides). A box chosen with rerolls left is
     judged as a box choice (the dice kept whole).
 
-    >>> from yatzy_core.advice.advisor import Advice
+    >>> from types import SimpleNamespace
     >>> from yatzy_core.players.thumb_catalogue import box_made
     >>> from yatzy_core.game.rules import get_rules
     >>> rules = get_rules("yahtzee-no-bonus")
     >>> dl = DecisionList(rules, (box_made(rules, "full_house"),))
     >>> p = Position.make(rules, dice=(2, 2, 3, 3, 3), rolls_left=0)
-    >>> str(broken_rule(dl, p, Advice("box", None, "threes", 0.0, 0.0)))
+    >>> str(broken_rule(dl, p, SimpleNamespace(action="box", keep=None, box="threes")))
     'Score a made full house'
     """
     rules = position.rules

@@ -3,14 +3,14 @@
 Measuring (`exact_play`): a policy that sees the upper total only through a class (a rule list:
 on pace or not; the optimal policy: the total itself) decides the same turn for every state of
 one (used boxes, class) context. So each context's turn is worked out once: the choices, the
-probability of every final roll (`policy.final_roll_probabilities`) and the box it goes in. Then
+probability of every final roll (`turn_forward.final_roll_probabilities`) and the box it goes in. Then
 P(used boxes, upper total) is pushed forwards from the empty card, turn by turn, with no
 sampling: the expected points of every box and of the upper bonus are exact (to rounding).
 
 Learning (`learn`): positions are the turn starts of seeded games of optimal play. At each one
 the turn engine gives the exact value of every keeper and box under optimal play afterwards, so
 any choice has a *loss* (the best value less its own), and each roll a weight (how often optimal
-play sees it there). Rules are picked greedily from `thumb.catalogue`: each time the rule whose
+play sees it there). Rules are picked greedily from `thumb_catalogue.catalogue`: each time the rule whose
 choices, where no earlier rule spoke, cut the weighted loss most.
 
 >>> rules = get_rules("yahtzee-no-bonus")

@@ -19,7 +19,7 @@ from numba import get_num_threads, njit, prange
 
 from .layout import LANES, lane_groups, tables, vectorizing
 from .outcomes import _idx, group_outcomes, last_roll_outcomes, scratch
-from ..solver import Solution
+from ..basics import StateValues
 
 __all__ = ["Rows", "push_layers", "start_rows"]
 
@@ -66,7 +66,7 @@ class Totals:
     peak_rows_mb: float = 0.0
 
 
-def push_layers(solution: Solution, rows: Rows, kind_box: int, with_points: bool = True,
+def push_layers(solution: StateValues, rows: Rows, kind_box: int, with_points: bool = True,
                 on_layer=None) -> tuple[Rows, Totals, np.ndarray]:
     """Push `rows` (all in one layer) to the full card. Returns the final rows, the totals and
     the probability of every state (its representative's, as pushed)."""

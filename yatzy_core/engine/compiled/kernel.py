@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..turn import TIE   # the one tie tolerance: choices this close to the best are equally good
+from ..basics import TIE   # the one tie tolerance: choices this close to the best are equally good
 from .layout import LANES, Settings, Tables, _idx, _upper_step, allowed_boxes, vectorizing
 
 __all__ = ["solve_layer"]

@@ -1,10 +1,11 @@
-"""How the optimal policy ends a turn, compiled: `policy.turn_outcomes` for lane groups of states.
+"""How the optimal policy ends a turn, compiled: `turn_forward.turn_outcomes` for lane groups of
+states.
 
 For each state the turn is run backwards once (box values of the last roll, then keeper values
-stage by stage, remembering each roll's preferred keeper under the tie rule of `policy`) and
+stage by stage, remembering each roll's preferred keeper under the tie rule of `turn_forward`) and
 then forwards (the first roll's probabilities moved to the chosen keepers and spread over the
 rolls they lead to). The result is, for every final roll, its probability, the box it is scored
-in, the points that earns now and the next state: exactly what `policy.turn_outcomes` returns
+in, the points that earns now and the next state: exactly what `turn_forward.turn_outcomes` returns
 (tests/test_outcomes.py checks them equal), about 50 times faster.
 
 States are taken LANES at a time from one box set (`layout.lane_groups`), so the open boxes and
@@ -27,8 +28,7 @@ from .layout import LANES, lane_groups, tables, vectorizing
 from .kernel import _average as kernel_average, _best_child as kernel_best_child
 from .kernel import _box_rows, _last_roll as kernel_last_roll
 from .layout import _idx, _upper_step, allowed_boxes
-from ..turn_forward import TurnOutcomes
-from ..turn import TIE
+from ..basics import TIE, TurnOutcomes
 from ...game.states import StateSpace
 
 __all__ = ["compiled_turn_outcomes", "turn_choices", "group_outcomes", "last_roll_outcomes",
@@ -36,7 +36,7 @@ __all__ = ["compiled_turn_outcomes", "turn_choices", "group_outcomes", "last_rol
 
 
 def compiled_turn_outcomes(space: StateSpace, values: np.ndarray, states) -> TurnOutcomes:
-    """`policy.turn_outcomes`, compiled: (n_rolls, S) probability, box, points and next state of
+    """`turn_forward.turn_outcomes`, compiled: (n_rolls, S) probability, box, points and next state of
     every final roll from each state (states of any box sets, in any order)."""
     states = np.asarray(states, dtype=np.int64)
     s, t = tables(space.rules)
@@ -301,7 +301,7 @@ def _preferred(own, e, choice, r, pref_keeper, pref_start):
 @njit(cache=True)
 def _forward(prob, m, mass, choice, stages, s, t):
     """P(final roll): the first roll's probabilities moved to each roll's chosen keeper and
-    spread die by die over the rolls it leads to (policy.final_roll_probabilities)."""
+    spread die by die over the rolls it leads to (`turn_forward.final_roll_probabilities`)."""
     off = s.roll_offset
     inv = 1.0 / s.faces
     for r in range(mass.shape[0]):

@@ -22,11 +22,12 @@ from numba import njit
 
 from .kernel import _average, _best_child
 from .layout import LANES
-from ..turn import TIE
+from ..basics import TIE
 
-__all__ = ["tie_floor", "last_roll", "last_roll8", "reroll_stage", "follow_stage"]
+__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "tie_floor", "last_roll", "last_roll8", "reroll_stage", "follow_stage"]
 
 LOW = -1e300   # below every value
+MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2   # PolicyTables.mode: what the lanes hold (policy_turn)
 assert LANES == 8, "the lane helpers below spell out 8 lanes"
 
 
@@ -35,7 +36,7 @@ def tie_floor(pt, x, K):
     """The least primary value within TIE of x on the tie scale. For risk that scale is the
     certainty equivalent log(sign(theta) x) / theta, increasing in x: CE(y) >= CE(x) - TIE is
     y >= x * K with K = exp(-theta TIE), no log taken."""
-    if pt.mode[0] == 2:
+    if pt.mode[0] == RISK_MODE:
         return x * K
     return x - TIE
 
@@ -89,7 +90,7 @@ def last_roll8(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box):
     out as scalars so that they pack into vectors (`last_roll`'s loop over lanes stays scalar:
     ~2x slower), the box carried as a float for the same reason, the indices unsigned (signed
     ones cost each read a test for a negative index: 1.3x)."""
-    risk = pt.mode[0] == 2
+    risk = pt.mode[0] == RISK_MODE
     n_open = len(boxes)
     for r in range(np.uint64(alw.shape[0])):
         a0, a1, a2, a3 = -np.inf, -np.inf, -np.inf, -np.inf

@@ -19,7 +19,7 @@ from .layout import LANES
 from .policy_lanes import follow_stage, last_roll8, reroll_stage
 from .policy_turn import (_allowed, _open_boxes, _slot_table, _span, _state_slots, _value_slots, _work,
                           target_values)
-from ..turn import TIE
+from ..basics import TIE
 
 __all__ = ["tie_layer"]
 

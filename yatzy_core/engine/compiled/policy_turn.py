@@ -29,13 +29,11 @@ from numba import njit
 
 from .layout import LANES, _upper_step
 from .outcomes import _forward
-from .policy_lanes import LOW, last_roll, last_roll8, reroll_stage
-from ..turn import TIE
+from .policy_lanes import LOW, MEAN_MODE, RISK_MODE, TARGET_MODE, last_roll, last_roll8, reroll_stage
+from ..basics import TIE
 
 __all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "score_classes", "n_slots_most",
            "has_jokers", "lane_outcomes", "state_outcomes"]
-
-MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2
 
 
 class PolicyTables(NamedTuple):
@@ -193,14 +191,14 @@ def _primary(pt, nxt, pts, need, weight):
     """The policy's value of earning `pts` now and going on from `nxt` (need: the lane's n;
     weight[p] = exp(theta p), taken once per state group for a risk policy, not once per slot)."""
     mode = pt.mode[0]
-    if mode == 1:
+    if mode == TARGET_MODE:
         m = need - pts
         if m <= 0:
             return 1.0
         if m > pt.band[nxt]:
             return 0.0
         return float(pt.data[pt.offset[nxt] + m - 1])
-    if mode == 2:
+    if mode == RISK_MODE:
         return weight[pts] * pt.utility[nxt]
     return pts + pt.values[nxt]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..turn import TIE
+from ..basics import TIE
 from .kernel import _average, _best_child, _first_roll, _last_roll, _last_roll_second, _preferred_keeper
 from .layout import LANES, Settings, Tables, _upper_step, allowed_boxes, vectorizing
 from .saved_kernel import _row
