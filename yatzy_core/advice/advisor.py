@@ -55,7 +55,7 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
     (`rest_of_game`), so a late Maxi Yatzy position never needs the 57M-state table.
     use_cache=False solves afresh. A game with saved rolls takes a whole `saved.SavedSolution`
     or solves the game of its open boxes. Another objective values the choices itself
-    (`objective.turn`) from `solution`, its own table (Targets, RiskTable), when given.
+    (`AdviceObjective.turn`) from `solution`, its own table (Targets, RiskTable), when given.
 
     >>> ranked = advise(Position.make("yahtzee", dice="11112", rolls_left=2))
     >>> {**ranked[0].to_dict(), "expected": round(ranked[0].expected, 4)}   # --json: full precision

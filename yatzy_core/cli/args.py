@@ -96,7 +96,7 @@ def whole(lo: int | None = None, hi: int | None = None, why: str = ""):
 
 def theta(value: str) -> float:
     """A risk appetite: a number. Its range depends on the rules' points, so `run_advise`
-    checks it with `targets.check_theta` once the rules are known."""
+    checks it with `risk.check_theta` once the rules are known."""
     try:
         return float(text(value))
     except ValueError:

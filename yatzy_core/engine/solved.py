@@ -1,7 +1,7 @@
 """The one result protocol of every solved table: what a caller may ask of any of them.
 
-`Solution` (expected points), `SavedSolution` (the same with saved rolls), `objectives.Targets`
-(P(at least n more points), one number per n) and `objectives.RiskTable` (a certainty
+`Solution` (expected points), `SavedSolution` (the same with saved rolls), `targets.Targets`
+(P(at least n more points), one number per n) and `risk.RiskTable` (a certainty
 equivalent, in points) each have `rules`, `space`, `value(mask, upper, flag)` (the value at the
 start of a turn in that state, in the table's own measure), `start_value` (from the empty card)
 and `seconds` (how long the solve took).
