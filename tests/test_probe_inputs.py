@@ -44,7 +44,10 @@ def test_ctrl_c_during_a_solve_is_one_line_and_status_130(monkeypatch):
 
 
 def test_sigint_to_the_command_is_one_line_and_status_130():
-    code = ("import sys, time\nfrom yatzy_core.cli import command\n"
+    # SIGINT as a terminal delivers it: a child of a shell's background job starts with SIGINT
+    # ignored, and Python then installs no KeyboardInterrupt handler (the test would wait it out)
+    code = ("import signal, sys, time\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from yatzy_core.cli import command\n"
             "def slow(*a, **k):\n    print('solving', flush=True)\n    time.sleep(120)\n"
             "command.get_solution = slow\nsys.exit(command.main(['solve', '--rules', 'yatzy']))\n")
     child = _yatzy(None, code=code)
