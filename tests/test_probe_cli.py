@@ -104,14 +104,15 @@ def test_a_json_log_of_maxi_yatzy_is_refused_naming_the_file(tmp_path, monkeypat
 
 
 def test_advice_for_a_goal_says_the_goal_in_text(capsys):
-    argv = ["advise", "--rules", "yatzy", "--dice", "66655", "--used", "ones,twos,threes,fours,fives",
-            "--upper", "20", "--points", "20", "--top", "2"]                      # the card holds its 20
+    argv = ["advise", "--rules", "yatzy", "--dice", "66655", "--used",    # five boxes open: their subgame, quick
+            "ones,twos,threes,fours,fives,sixes,one_pair,two_pairs,three_of_a_kind,four_of_a_kind",
+            "--upper", "20", "--points", "60", "--top", "2"]                      # the card holds 60
     status, out, _ = call(*argv, "--beat", "160")
     lines = out.splitlines()
-    assert status == 0 and lines[1] == "playing to beat 160: a final total of 161 or more (20 points on the card now)"
+    assert status == 0 and lines[1] == "playing to beat 160: a final total of 161 or more (60 points on the card now)"
     assert lines[2].split()[-1] == "160)" and "P(> 160)" in lines[2]
     status, out, _ = call(*argv, "--goal", "161")
-    assert out.splitlines()[1] == "playing to reach a final total of at least 161 (20 points on the card now)"
+    assert out.splitlines()[1] == "playing to reach a final total of at least 161 (60 points on the card now)"
     assert "P(>= 161)" in out.splitlines()[2] and out.splitlines()[3:] == lines[3:]   # the same event, the same numbers
 
 
@@ -120,8 +121,8 @@ def test_advice_for_a_goal_says_the_goal_in_text(capsys):
 def test_points_below_the_bonuses_on_the_card_are_refused(extra, least):
     """--points counts the card's points, bonuses included: below its upper total plus the upper
     bonus already earned (or the Yahtzee box's 50, flagged) the card cannot be."""
-    used = ("sixes,fives,fours,yahtzee" if "63" in extra else      # (a late card: a small target table)
-            "ones,twos,threes,fours,fives,sixes,three_of_a_kind,four_of_a_kind,full_house,yahtzee")
+    used = ("ones,twos,threes,fours,fives,sixes,three_of_a_kind,yahtzee" if "63" in extra else   # late cards:
+            "ones,twos,threes,fours,fives,sixes,three_of_a_kind,four_of_a_kind,full_house,yahtzee")  # subgames
     argv = ["advise", "--rules", "yahtzee", "--dice", "12345", "--used", used, *extra, "--goal", "300"]
     err = one_error_line(*call(*argv), start="yatzy: error: argument --points: ")
     assert f"is less than the {least} this card holds already" in err
