@@ -49,7 +49,7 @@ def test_an_objective_goes_by_keyword(solutions):
     with pytest.raises(TypeError, match="objective=") as e:
         advise(p, Beat(200))
     assert "solution" in str(e.value)
-    with pytest.raises(TypeError, match="targets must be a target table"):   # a goal's own table, or none
+    with pytest.raises(TypeError, match="solution must be a target table"):   # a goal's own table, or none
         advise(p, solutions("yahtzee"), objective=Beat(200))
 
 

@@ -68,8 +68,8 @@ class Objective(Protocol):
 
 @dataclass(frozen=True)
 class MaxMean:
-    """Expected points still to come: V = points + V[next]. Also the advisor's objective for the
-    best average (`objectives.objective`), hence its `measure` and `label`.
+    """Expected points still to come: V = points + V[next]. The advisor's objective for the best
+    average (`objective.MaxMean`) extends it, hence its `measure` and `label` here.
 
     >>> MaxMean().combine(np.array([2, 3]), np.array([10.0, 20.0]))
     array([12., 23.])

@@ -61,7 +61,7 @@ def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDi
 def target_position_distribution(where, targets: Targets, goal: int, points: int = 0) -> ScoreDistribution:
     """P(final score = x) when every choice from `where` (a turn state index or a `Position`,
     with `points` already scored) is played to reach `goal` points in all: the rest of a
-    started turn by `first_choice` (the choice `advise(position, AtLeast(goal, points))` ranks
+    started turn by `first_choice` (the choice `advise(position, objective=AtLeast(goal, points))` ranks
     first), later turns by the compiled target policy (`policy_play`). `targets` must answer
     the points still needed (unless they are more than the card can still gain: then every
     choice is hopeless and the mean decides).
@@ -96,7 +96,7 @@ def target_position_distribution(where, targets: Targets, goal: int, points: int
 def risk_position_distribution(where, table: RiskTable, points: int = 0) -> ScoreDistribution:
     """P(final score = x) when every choice from `where` (as in `target_position_distribution`)
     maximises E[sign(theta) exp(theta * points)] (`table`: its `RiskTable`): the rest of a started
-    turn as `advise(position, Risk(theta))` ranks first, later turns by the compiled risk policy
+    turn as `advise(position, objective=Risk(theta))` ranks first, later turns by the compiled risk policy
     (`policy_play.risk_play`)."""
     space = instance_of("table", table, RiskTable, "a RiskTable (risk_table)").space
     state, position = _where(where, space.rules, space, points, "risk table")

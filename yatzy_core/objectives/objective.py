@@ -45,13 +45,14 @@ OUTLOOK_OPEN = 11   # a goal's pass from 11 open boxes: 1.8-5.8 s (benchmarks/ou
 class AdviceObjective:
     """What `advise` ranks the choices by, and what it knows how to do (see the module)."""
 
-    measure: ClassVar[str]
+    measure: ClassVar[str] = "expected"      # what its values are (an `Advice` field): one of MEASURES
+    label: ClassVar[str] = ""                # heads a column of its values (the explorer, the CLI)
     saved_rolls: ClassVar[bool] = False      # advised in games with saved rolls too
 
     def checked(self, rules: Rules) -> "AdviceObjective":
         """This objective, refused (ValueError naming the argument) where `rules` cannot play it."""
         if rules.saved_rolls and not self.saved_rolls:
-            raise ValueError("a game with saved rolls is advised for the mean only")
+            raise ValueError(f"objective: a game with saved rolls ({rules.name!r}) is advised for the mean only")
         return self
 
     def table(self, position: Position, use_cache: bool = True, progress: bool = False):
@@ -174,7 +175,8 @@ class AtLeast(AdviceObjective):
 
     def turn(self, position, table=None, use_cache=True):
         from .targets import Targets
-        instance_of("targets", table, Targets, "a target table (solve_targets or target_table)", optional=True)
+        instance_of("solution", table, Targets, "a target table (solve_targets or target_table) for this goal",
+                    optional=True)
         if table is not None and table.rules != position.rules:
             raise ValueError(f"targets are for rules {table.rules.name!r}, the position for {position.rules.name!r}")
         position.points_so_far(self.points)
@@ -200,6 +202,7 @@ class AtLeast(AdviceObjective):
         return lambda a: a[..., need]
 
     def play(self, rules, use_cache=True, progress=False):
+        """A whole game from the empty card played for `total` (the card's `points` are not used)."""
         from .policy_play import target_play
         from .targets import target_table
         return target_play(target_table(rules, self.total, use_cache=use_cache, progress=progress), self.total,
@@ -291,7 +294,7 @@ class Risk(AdviceObjective):
     def turn(self, position, table=None, use_cache=True):
         from .risk import RiskTable
         self.checked(position.rules)
-        instance_of("utilities", table, RiskTable, "a RiskTable (risk_table)", optional=True)
+        instance_of("solution", table, RiskTable, "a RiskTable (risk_table) for this appetite", optional=True)
         if table is not None and (table.rules != position.rules or table.theta != self.theta):
             raise ValueError(f"the risk table is for {table.rules.name!r} and theta={table.theta:g}, "
                              f"not {position.rules.name!r} and theta={self.theta:g}")

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..engine.cache import CacheError, cached_for, layout_digest, prune, read_trusted, write_trusted
+from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, prune, read_trusted,
+                            write_trusted)
 from ..engine.compiled.layout import tables
 from ..engine.compiled.target_kernel import CHUNK
 from ..engine.turn import ExpUtility
@@ -33,7 +34,7 @@ from ..game.states import StateSpace
 from .targets import FORMAT, max_total, pad_points, run_kernel, within_mask
 
 __all__ = ["RiskTable", "solve_risk", "risk_table", "theta_range", "check_theta", "certainty_equivalent",
-           "RISK_TABLES"]
+           "cached_theta", "RISK_TABLES"]
 
 THETA_MIN = 1e-7     # CE error ~ (relative error of U, ~1e-15 measured on yahtzee) / |theta|: 1e-8 here
 EXP_LIMIT = 700.0    # |theta| * max_total at most this: exp(theta * points) stays finite and normal
@@ -173,6 +174,13 @@ def risk_table(rules: str | Rules, theta: float, use_cache: bool = True, progres
         prune(path, family, RISK_TABLES)
     return cached_for(rules, _risk_kind(theta), load, lambda: _solved(rules, theta, progress=progress), save,
                       use_cache)
+
+
+def cached_theta(rules: Rules, theta: float) -> bool:
+    """Whether a file of this theta's table is in the cache (trusted only when read)."""
+    with contextlib.suppress(OSError):
+        return cacheable(rules) and cache_path(rules, _risk_kind(theta)).exists()
+    return False
 
 
 def certainty_equivalent(utility, theta) -> np.ndarray:

@@ -106,5 +106,8 @@ def risk_work(rules: Rules, theta: float, position: Position | None, use_cache: 
     """(what, rough seconds) of one theta's risk table (and its policy's forward pass)."""
     if position is not None and late(position):
         return "", 0.0
+    from .risk import cached_theta
+    if use_cache and cached_theta(rules, theta):
+        return ("playing its policy forward", risk_seconds(rules) / 2) if forward else ("", 0.0)
     what = f"solving the risk table of {rules.name} for theta {theta:g}"
     return what + (" and playing its policy forward" if forward else ""), risk_seconds(rules)
