@@ -81,9 +81,10 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
                         "(an objective goes as objective=...)")
     if not isinstance(objective, MaxMean):   # a goal or an appetite: the objective values the choices
         from ..objectives.midgame import mean_turn   # numba's kernels: only when asked
-        turn, pick = objective.turn(position, solution, use_cache)
         space = StateSpace(position.rules)
-        return choices(position, turn, pick, objective.measure, mean_turn(space, position.state(space), use_cache))
+        mean = mean_turn(space, position.state(space), use_cache)   # the tie-breaker, once
+        turn, pick = objective.turn(position, solution, use_cache, mean)
+        return choices(position, turn, pick, objective.measure, mean)
     if solution is not None and not isinstance(solution, Solution):
         raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}")
     if solution is None and not full_table_at_hand(position.rules):

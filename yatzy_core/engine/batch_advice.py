@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..game.dice import counts_of
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .solutions import solution_for
@@ -95,8 +96,10 @@ def option_index(rules: Rules, action: str, keep=None, box: str | None = None) -
         return rules.box_index(box)
     if action != "keep":
         raise ValueError(f"action must be 'box' or 'keep', got {action!r}")
-    counts = np.bincount(np.asarray(keep, dtype=np.int64) - 1, minlength=rules.faces) if len(keep) else np.zeros(rules.faces, np.int64)
-    k = rules.dice.keeper_index.get(tuple(int(c) for c in counts))
+    try:
+        k = rules.dice.keeper_index.get(counts_of(keep, rules.faces))
+    except (TypeError, ValueError):
+        k = None
     if k is None or k >= rules.dice.roll_offset:
         raise ValueError(f"keep must be fewer than {rules.n_dice} dice 1..{rules.faces}, got {keep!r}")
     return rules.n_boxes + k

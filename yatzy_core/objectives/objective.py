@@ -59,9 +59,11 @@ class AdviceObjective:
         """The solved table that answers `position` (Solution, Targets or RiskTable)."""
         raise NotImplementedError
 
-    def turn(self, position: Position, table=None, use_cache: bool = True) -> tuple[engine.Turn, Callable]:
+    def turn(self, position: Position, table=None, use_cache: bool = True,
+             mean: engine.Turn | None = None) -> tuple[engine.Turn, Callable]:
         """The turn engine's values of `position`'s choices and `pick`, which reads this
-        objective's number from them (`advice.ranking.choices`); `table` as `self.table` gives."""
+        objective's number from them (`advice.ranking.choices`); `table` as `self.table` gives,
+        `mean` the position's max-mean turn when the caller has it (the tie-breaker)."""
         table = self.table(position, use_cache) if table is None else table
         space = table.space
         final = engine.box_values(space, self.values(table), np.array([position.state(space)]), self.lanes(table))
@@ -164,16 +166,14 @@ class AtLeast(AdviceObjective):
 
     def hopeless(self, position: Position) -> bool:
         """More points needed than the card can still gain: every choice 0, the mean decides."""
-        from .targets import most_gain
-        from ..game.states import StateSpace
-        space = StateSpace(position.rules)
-        return self.need > most_gain(space, [position.state(space)])[0]
+        from .tables import out_of_reach
+        return out_of_reach(position, self.need)
 
     def table(self, position, use_cache=True, progress=False):
         from .tables import targets_for
         return targets_for(position, self.need, use_cache, progress)
 
-    def turn(self, position, table=None, use_cache=True):
+    def turn(self, position, table=None, use_cache=True, mean=None):
         from .targets import Targets
         instance_of("solution", table, Targets, "a target table (solve_targets or target_table) for this goal",
                     optional=True)
@@ -181,15 +181,17 @@ class AtLeast(AdviceObjective):
             raise ValueError(f"targets are for rules {table.rules.name!r}, the position for {position.rules.name!r}")
         position.points_so_far(self.points)
         if self.hopeless(position):
-            from .midgame import mean_turn
-            from ..game.states import StateSpace
-            space = StateSpace(position.rules)
-            return mean_turn(space, position.state(space), use_cache), lambda a: np.where(np.isfinite(a), 0.0, a)
+            if mean is None:
+                from .midgame import mean_turn
+                from ..game.states import StateSpace
+                space = StateSpace(position.rules)
+                mean = mean_turn(space, position.state(space), use_cache)
+            return mean, lambda a: np.where(np.isfinite(a), 0.0, a)
         table = self.table(position, use_cache) if table is None else table
         if self.need > table.n_max:   # its last column is P(>= n_max), not P(>= need)
             raise ValueError(f"targets answer at most {table.n_max} points still needed, not {self.need}; "
                              f"pass a table solved to {self.need} or more, or none")
-        return AdviceObjective.turn(self, position, table, use_cache)
+        return AdviceObjective.turn(self, position, table, use_cache, mean)
 
     def values(self, table):
         return table
@@ -291,14 +293,14 @@ class Risk(AdviceObjective):
         from .tables import risk_table_for
         return risk_table_for(position, self.checked(position.rules).theta, use_cache, progress)
 
-    def turn(self, position, table=None, use_cache=True):
+    def turn(self, position, table=None, use_cache=True, mean=None):
         from .risk import RiskTable
         self.checked(position.rules)
         instance_of("solution", table, RiskTable, "a RiskTable (risk_table) for this appetite", optional=True)
         if table is not None and (table.rules != position.rules or table.theta != self.theta):
             raise ValueError(f"the risk table is for {table.rules.name!r} and theta={table.theta:g}, "
                              f"not {position.rules.name!r} and theta={self.theta:g}")
-        return AdviceObjective.turn(self, position, table, use_cache)
+        return AdviceObjective.turn(self, position, table, use_cache, mean)
 
     def values(self, table):
         return table.utilities
@@ -337,9 +339,6 @@ def objective_for(kind: str, *, points: int | None = None, total: int | None = N
         return Risk(theta)
     if kind not in ("reach", "beat"):
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {kind!r}")
-    for name, v in (("points", points), ("total", total), ("score", score)):
-        if v is not None:
-            whole_number(name, v)
     if points is None:
         raise ValueError("enter the points so far (bonuses included) to play for a total")
     wanted = total if kind == "reach" else score

@@ -21,7 +21,7 @@ from ..game.states import StateSpace
 from .risk import RiskTable, risk_table
 from .targets import Targets, cached_caps, max_total, most_gain, solve_targets, table_cap, target_table
 
-__all__ = ["EXACT_OPEN", "late", "cached_cap", "quick_targets", "targets_for", "risk_table_for",
+__all__ = ["EXACT_OPEN", "late", "cached_cap", "out_of_reach", "quick_targets", "targets_for", "risk_table_for",
            "target_seconds", "risk_seconds", "target_work", "risk_work"]
 
 EXACT_OPEN = 6                # with this many boxes open or fewer the subgame is solved exactly (float64)
@@ -41,12 +41,16 @@ def cached_cap(rules: Rules, need: int) -> int | None:
     return next((n for n in cached_caps(rules) if n >= need), None)
 
 
+def out_of_reach(position: Position, need: int) -> bool:
+    """Whether `need` points are more than this card can still gain (every choice is worth 0)."""
+    space = StateSpace(position.rules)
+    return bool(need > most_gain(space, np.array([position.state(space)]))[0])
+
+
 def quick_targets(position: Position, need: int) -> bool:
     """Whether a goal's advice answers in about a second: a late position, a cached table, or a
     need past the most the card can still gain (0 at once, no table)."""
-    space = StateSpace(position.rules)
-    return (late(position) or need > most_gain(space, np.array([position.state(space)]))[0]
-            or cached_cap(position.rules, need) is not None)
+    return late(position) or out_of_reach(position, need) or cached_cap(position.rules, need) is not None
 
 
 def targets_for(position: Position, need: int, use_cache: bool = True, progress: bool = False) -> Targets:
