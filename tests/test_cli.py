@@ -47,7 +47,8 @@ def test_advise_table_is_ranked_and_aligned(capsys, solutions):
     assert len(rows) == len(ranked) == 9 + 13     # the keepers but all five; "score BOX now" for 13 boxes
     assert rows[0].split() == ["1", "keep", "1", "1", "1", "1", "270.2986", "0.0000"]
     for rank, (row, a) in enumerate(zip(rows, ranked), start=1):
-        assert row.split()[0] == str(rank) and a.label in row and f"{a.loss:.4f}" in row
+        assert row.split()[0] == str(rank) and a.text in row and f"{a.loss:.4f}" in row
+    assert "_" not in out and any(row.split()[1:5] == ["score", "Large", "straight", "now"] for row in rows)   # display names
     assert len({len(line) for line in lines[1:-1]}) == 1      # right-aligned numbers end together
 
 

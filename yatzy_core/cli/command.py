@@ -196,16 +196,16 @@ def _print_advice(args, position, ranked) -> None:
     aim, head = _aim(args)
     if aim:
         print(aim)
-    width = max(len(a.label) for a in ranked)
+    width = max(len(a.text) for a in ranked)
     if ranked[0].measure == "expected":
         print(f"{'rank':>4}  {'action':<{width}}  {'E[to come]':>11}  {'loss':>8}")
         for rank, a in enumerate(ranked, start=1):
-            print(f"{rank:>4}  {a.label:<{width}}  {a.value:>11.4f}  {a.loss:>8.4f}")
+            print(f"{rank:>4}  {a.text:<{width}}  {a.value:>11.4f}  {a.loss:>8.4f}")
         print("E[to come]: the expected points still to come, this turn's included (not the points on the card)")
         return
     print(f"{'rank':>4}  {'action':<{width}}  {head:>13}")
     for rank, a in enumerate(ranked, start=1):
-        print(f"{rank:>4}  {a.label:<{width}}  {a.value:>13.6f}")
+        print(f"{rank:>4}  {a.text:<{width}}  {a.value:>13.6f}")
 
 
 # ---- info -----------------------------------------------------------------------------------
