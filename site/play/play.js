@@ -9,12 +9,9 @@
 
 import { loadTable } from "./advisor.js";
 import { boxTitle, describe, Game, optionText } from "./game.js";
+import { askProblems, parseHeld, parseSeed, readLink, remember, remembered, SEED_RULE, short, writeHash } from "./link.js";
 
 const $ = (id) => document.getElementById(id);
-const RULES = ["yahtzee", "yahtzee-no-bonus", "yatzy"];
-const SAVED = "yatzy-play-game";      // local storage: the address of the game last played
-const MAX_SEED = 4294967295;
-const SEED_RULE = `a seed is a whole number from 0 to ${MAX_SEED}`;
 const tables = new Map();      // rules name -> Promise<Table>, each fetched once
 const view = { table: null, game: null, held: [], mode: "play", hint: null, askTable: null, firstAdviceMs: null };
 
@@ -58,45 +55,9 @@ async function loaded(name) {
 
 // ---- the address ----------------------------------------------------------------------------
 
-function readHash() {
-  const q = new URLSearchParams(location.hash.slice(1));
-  const problems = [];
-  const mode = q.get("mode") || "play";
-  if (!["play", "ask"].includes(mode)) problems.push(`mode=${mode}: the mode is play or ask`);
-  const rules = q.get("rules") || "yahtzee";
-  if (!RULES.includes(rules)) problems.push(`rules=${rules}: the rule sets here are ${RULES.join(", ")}`);
-  return { mode: mode === "ask" ? "ask" : "play", rules: RULES.includes(rules) ? rules : "yahtzee", q, problems };
-}
-
-function writeHash(params) {
-  const hash = "#" + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/g, ",")}`).join("&");
-  history.replaceState(null, "", hash);
-  return hash;
-}
-
 /** What is wrong with the link, said once (the page shows what it could make of the rest). */
 function linkError(problems) {
   if (problems.length) showError(`This link cannot be read as it is: ${problems.join("; ")}.`);
-}
-
-/** A seed as the page takes it (null: not one). */
-function parseSeed(text) {
-  return /^\d{1,10}$/.test(text) && Number(text) <= MAX_SEED ? Number(text) : null;
-}
-
-/** Dice places held, as the address writes them ("13": the first and the third die). */
-function parseHeld(text, n) {
-  const places = text.split("").map(Number);
-  if (!/^[1-9]*$/.test(text) || places.some((d) => d > n) || new Set(places).size !== places.length) return null;
-  return Array.from({ length: n }, (_, i) => places.includes(i + 1));
-}
-
-function remember(hash) {
-  try { localStorage.setItem(SAVED, hash); } catch { /* storage off (private mode): the link still holds the game */ }
-}
-
-function remembered() {
-  try { return localStorage.getItem(SAVED); } catch { return null; }
 }
 
 // ---- dice as dice -----------------------------------------------------------------------------
@@ -117,7 +78,7 @@ const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 function newGame(seedText) {
   const text = (seedText || "").trim();
   const seed = text ? parseSeed(text) : crypto.getRandomValues(new Uint32Array(1))[0];
-  if (seed === null) { showError(`Seed ${text.length > 24 ? text.slice(0, 20) + "…" : text}: ${SEED_RULE}.`); return; }
+  if (seed === null) { showError(`Seed ${short(text)}: ${SEED_RULE}.`); return; }
   showError("");
   startGame(new Game(view.table, seed));
 }
@@ -137,7 +98,7 @@ function playFromLink(q) {
   const seed = parseSeed(seedText);
   if (seed === null) {
     newGame("");
-    linkError([`seed=${seedText.length > 24 ? seedText.slice(0, 20) + "…" : seedText}: ${SEED_RULE} (a new game with a random seed instead)`]);
+    linkError([`seed=${short(seedText)}: ${SEED_RULE} (a new game with a random seed instead)`]);
     return;
   }
   const problems = [];
@@ -339,27 +300,6 @@ function onKey(event) {
 
 // ---- ask ------------------------------------------------------------------------------------
 
-/** What is wrong with an asked position's link (the checks the advisor cannot make: it gets numbers). */
-function askProblems(q, t) {
-  const s = t.scoring;
-  const problems = [];
-  const short = (text) => (text.length > 24 ? text.slice(0, 20) + "…" : text);
-  const dice = q.get("dice");
-  if (dice !== null && !(new RegExp(`^[1-${s.faces}]{${s.n_dice}}$`).test(dice))) {
-    problems.push(`dice=${short(dice)}: a roll is ${s.n_dice} dice, each 1 to ${s.faces}, written as digits (dice=${"11256".slice(0, s.n_dice)})`);
-  }
-  const unknown = (q.get("used") || "").split(",").filter((name) => name && !t.boxes.includes(name));
-  if (unknown.length) problems.push(`used=: ${t.name} has no box ${unknown.map(short).join(", ")} (its boxes: ${t.boxes.join(", ")})`);
-  const upper = q.get("upper");
-  if (upper !== null && !/^\d{1,4}$/.test(upper)) problems.push(`upper=${short(upper)}: the upper total is a whole number`);
-  const rerolls = Array.from({ length: s.rolls_per_turn }, (_, i) => i);
-  const rolls = q.get("rolls");
-  if (rolls !== null && !rerolls.map(String).includes(rolls)) problems.push(`rolls=${short(rolls)}: rerolls left are ${rerolls.join(", ")}`);
-  const bonus = q.get("bonus");
-  if (bonus !== null && !["0", "1"].includes(bonus)) problems.push(`bonus=${short(bonus)}: 1 (the Yahtzee box holds 50) or 0`);
-  return problems;
-}
-
 function buildAsk(q) {
   const t = view.table;
   const s = t.scoring;
@@ -466,7 +406,7 @@ function start() {
   const problem = unsupported();
   if (problem) { showError(problem); return; }
   if (location.hash.length <= 1 && remembered()) history.replaceState(null, "", remembered());   // the last game goes on
-  const { mode, rules, q, problems } = readHash();
+  const { mode, rules, q, problems } = readLink(location.hash);
   $("rules").addEventListener("change", changeRules);
   $("tab-play").addEventListener("click", () => show("play", $("rules").value, new URLSearchParams()));
   $("tab-ask").addEventListener("click", () => show("ask", $("rules").value, new URLSearchParams()));
@@ -478,7 +418,7 @@ function start() {
   $("ask-form").addEventListener("change", () => { showError(""); renderAsk(); });
   $("ask-form").addEventListener("input", (e) => { if (e.target.id === "ask-upper") renderAsk(); });
   document.addEventListener("keydown", onKey);
-  window.addEventListener("hashchange", () => { const h = readHash(); show(h.mode, h.rules, h.q, h.problems); });   // a link followed
+  window.addEventListener("hashchange", () => { const h = readLink(location.hash); show(h.mode, h.rules, h.q, h.problems); });   // a link followed
   show(mode, rules, q, problems);
 }
 
