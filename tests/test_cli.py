@@ -95,6 +95,7 @@ def test_info_lists_counts_boxes_and_bonuses(capsys):
     assert f"naive positions: {counts['naive_positions']:,}" in out
     assert "reachable turn states: 536,448" in out
     assert all(name in out for name in get_rules("yahtzee").box_names)
+    assert "\n  large_straight   Large straight   lower    max 40\n" in out       # the name typed, the name shown
     assert "upper bonus: 35 at 63" in out
     assert "yahtzee bonus: 100 per extra yahtzee, joker rule: forced" in out
     assert "yahtzee bonus: none" in run(capsys, "info", "--rules", "yatzy")[1]
@@ -222,4 +223,4 @@ def test_a_rule_set_name_is_resolved_once(capsys, monkeypatch):
     yatzy = get_rules("yatzy")
     used = ",".join(n for n in yatzy.box_names if n != "chance")
     status, out, _ = run(capsys, "advise", "--rules", "yatzy", "--dice", "12346", "--rolls-left", "0", "--used", used)
-    assert (status, names) == (0, ["yatzy"]) and "chance" in out
+    assert (status, names) == (0, ["yatzy"]) and "score Chance" in out     # the one box left, by its display name

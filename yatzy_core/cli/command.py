@@ -37,6 +37,7 @@ from .grade import add_grade_parser
 from .study import add_simulate_parser, add_study_parser
 from ..game.rulefile import load
 from ..game.rules import Rules, get_rules
+from ..game.scoring import box_label
 from ..game.states import StateSpace
 
 __all__ = ["build_parser", "main"]
@@ -224,10 +225,11 @@ def run_info(args) -> int:
     print(f"{dice} with {rules.faces} faces, {rolls} a turn")
     for key, n in StateSpace(rules).counts().items():
         print(f"{key.replace('_', ' ')}: {n:,}")
-    print(f"boxes ({rules.n_boxes}):")
+    print(f"boxes ({rules.n_boxes}), as typed (--used) and as the card shows them:")
+    width = max(16, *(len(box.name) for box in rules.boxes))
     for box in rules.boxes:
         kind = f"upper {box.face}" if box.is_upper else "lower"
-        print(f"  {box.name:<16} {kind:<8} max {box.max_score}")
+        print(f"  {box.name:<{width}} {box_label(box.name):<{width}} {kind:<8} max {box.max_score}")
     if rules.tracks_upper:
         print(f"upper bonus: {rules.upper_bonus} at {rules.upper_bonus_threshold}")
     else:
