@@ -25,6 +25,7 @@ export function readLink(hash) {
   return { mode: mode === "ask" ? "ask" : "play", rules: RULES.includes(rules) ? rules : "yahtzee", q, problems };
 }
 
+/** The address's #fragment made of these fields (in this order), in place of the one shown. */
 export function writeHash(params) {
   const hash = "#" + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/g, ",")}`).join("&");
   history.replaceState(null, "", hash);
@@ -43,10 +44,12 @@ export function parseHeld(text, n) {
   return Array.from({ length: n }, (_, i) => places.includes(i + 1));
 }
 
+/** Keep the game's address for the page opened again without one. */
 export function remember(hash) {
   try { localStorage.setItem(SAVED, hash); } catch { /* storage off (private mode): the link still holds the game */ }
 }
 
+/** The address last kept (null: none, or storage off). */
 export function remembered() {
   try { return localStorage.getItem(SAVED); } catch { return null; }
 }
@@ -56,8 +59,9 @@ export function askProblems(q, t) {
   const s = t.scoring;
   const problems = [];
   const dice = q.get("dice");
-  if (dice !== null && !(new RegExp(`^[1-${s.faces}]{${s.n_dice}}$`).test(dice))) {
-    problems.push(`dice=${short(dice)}: a roll is ${s.n_dice} dice, each 1 to ${s.faces}, written as digits (dice=${"11256".slice(0, s.n_dice)})`);
+  const faces = (dice || "").split("").map(Number);
+  if (dice !== null && !(/^\d+$/.test(dice) && faces.length === s.n_dice && faces.every((d) => d >= 1 && d <= s.faces))) {
+    problems.push(`dice=${short(dice)}: a roll is ${s.n_dice} dice, each 1 to ${s.faces}, written as digits (dice=${"1125634".slice(0, s.n_dice)})`);
   }
   const unknown = (q.get("used") || "").split(",").filter((name) => name && !t.boxes.includes(name));
   if (unknown.length) problems.push(`used=: ${t.name} has no box ${unknown.map(short).join(", ")} (its boxes: ${t.boxes.join(", ")})`);

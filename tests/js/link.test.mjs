@@ -18,6 +18,7 @@ test("a link's mode and rules: unknown ones are named, the page's defaults used"
 test("an asked position's fields, each checked", () => {
   assert.deepEqual(ask("#dice=11256&used=fives&upper=5&rolls=0&bonus=0"), []);
   assert.deepEqual(ask("#dice=99999"), ["dice=99999: a roll is 5 dice, each 1 to 6, written as digits (dice=11256)"]);
+  assert.deepEqual(ask("#dice=01256").length + ask("#dice=1125x").length + ask("#dice=112566").length, 3);
   assert.deepEqual(ask("#dice=1234&rolls=7"), ["dice=1234: a roll is 5 dice, each 1 to 6, written as digits (dice=11256)",
     "rolls=7: rerolls left are 0, 1, 2"]);
   assert.deepEqual(ask("#used=fives,ones,large_straight"), ["used=: test has no box ones, large_straight (its boxes: fives, sixes, chance)"]);
