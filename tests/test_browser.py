@@ -150,8 +150,11 @@ LOCAL = {"127.0.0.1", "localhost"}
 
 def watched(page):
     """The page, with `page.elsewhere` collecting every request to another host than this
-    machine (a font or script from a CDN) and `page.failed` every request that failed."""
-    page.elsewhere, page.failed = [], []
+    machine (a font or script from a CDN), `page.failed` every request that failed and
+    `page.console` every error the page logged (its console is empty when all is well)."""
+    page.elsewhere, page.failed, page.console = [], [], []
+    page.on("console", lambda m: m.type == "error" and page.console.append(m.text))
+    page.on("pageerror", lambda e: page.console.append(str(e)))
     page.on("request", lambda r: urlsplit(r.url).scheme in ("http", "https")
             and urlsplit(r.url).hostname not in LOCAL and page.elsewhere.append(r.url))
     page.on("requestfailed", lambda r: page.failed.append(f"{r.url}: {r.failure}"))
@@ -220,6 +223,7 @@ def test_explorer_shows_the_packages_advice(page, solutions):
     expect(chart.locator(".ytick").last).to_contain_text(after)        # best bar on top
     shot(page.locator(".yc-explorer"), "explorer.png")
     assert page.elsewhere == [] and page.failed == []    # all from this Voila, nothing failed
+    assert page.console == []                            # no lab extension Voila cannot load
 
 
 # Where the explorer at a phone's width is cut or squeezed: each button or label that runs past

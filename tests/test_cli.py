@@ -47,7 +47,8 @@ def test_advise_table_is_ranked_and_aligned(capsys, solutions):
     assert len(rows) == len(ranked) == 9 + 13     # the keepers but all five; "score BOX now" for 13 boxes
     assert rows[0].split() == ["1", "keep", "1", "1", "1", "1", "270.2986", "0.0000"]
     for rank, (row, a) in enumerate(zip(rows, ranked), start=1):
-        assert row.split()[0] == str(rank) and a.label in row and f"{a.loss:.4f}" in row
+        assert row.split()[0] == str(rank) and a.text in row and f"{a.loss:.4f}" in row
+    assert "_" not in out and any(row.split()[1:5] == ["score", "Large", "straight", "now"] for row in rows)   # display names
     assert len({len(line) for line in lines[1:-1]}) == 1      # right-aligned numbers end together
 
 
@@ -94,6 +95,7 @@ def test_info_lists_counts_boxes_and_bonuses(capsys):
     assert f"naive positions: {counts['naive_positions']:,}" in out
     assert "reachable turn states: 536,448" in out
     assert all(name in out for name in get_rules("yahtzee").box_names)
+    assert "\n  large_straight   Large straight   lower    max 40\n" in out       # the name typed, the name shown
     assert "upper bonus: 35 at 63" in out
     assert "yahtzee bonus: 100 per extra yahtzee, joker rule: forced" in out
     assert "yahtzee bonus: none" in run(capsys, "info", "--rules", "yatzy")[1]
@@ -221,4 +223,4 @@ def test_a_rule_set_name_is_resolved_once(capsys, monkeypatch):
     yatzy = get_rules("yatzy")
     used = ",".join(n for n in yatzy.box_names if n != "chance")
     status, out, _ = run(capsys, "advise", "--rules", "yatzy", "--dice", "12346", "--rolls-left", "0", "--used", used)
-    assert (status, names) == (0, ["yatzy"]) and "chance" in out
+    assert (status, names) == (0, ["yatzy"]) and "score Chance" in out     # the one box left, by its display name

@@ -6,10 +6,11 @@ scripts/site.sh lay them out. For each rule set, inside one page load, the page'
 values 2,000 positions spread over the game (every rerolls-left count, every number of boxes used,
 the upper bonus reached and not, the Yahtzee bonus on and off where the rules have one) and each
 option must agree with the package's ranking to 1e-4 (the table is float32), the page's best
-choice within 1e-4 of the package's best. Then a seeded game is played at phone width by clicks
-and keys, saved as a log, and the card and the grade are checked against the package's replay of
-that log (`gamelog.loads`). Errors a player can meet (a damaged table, a missing one) are shown.
-Screenshots go to $YATZY_SCREENSHOTS (default tests/screenshots/).
+choice within 1e-4 of the package's best. Then a seeded game is played at phone width (390x844:
+the dice and every box on one screen, 44 px targets) by clicks and keys, reloaded mid-game, saved
+as a log, and the card and the grade are checked against the package's replay of that log
+(`gamelog.loads`). Errors a player can meet (a damaged table, a missing one, a link that cannot be
+read) are shown. Screenshots go to $YATZY_SCREENSHOTS (default tests/screenshots/).
 """
 from __future__ import annotations
 
@@ -213,6 +214,22 @@ def play_turn(page, number: int) -> None:
     expect(page.locator("#turn")).not_to_have_text(before)
 
 
+PHONE_LAYOUT = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const small = [...document.querySelectorAll('#card button.box, .die, #reroll, #hint, #undo, #new-game, #save, #seed, #tab-play, #tab-ask, #rules')]
+    .filter((el) => box(el).height < 44 || box(el).width < 44).map((el) => el.id || el.getAttribute('aria-label'));
+  const seen = [...document.querySelectorAll('.die, #card tr')].filter((el) => box(el).top < 0 || box(el).bottom > innerHeight);
+  return {small, offScreen: seen.length, rows: document.querySelectorAll('#card tr').length, scrollY,
+          keys: getComputedStyle(document.querySelector('.keys')).display};
+}"""
+
+
+def card_and_dice(page) -> tuple:
+    cells = {td.get_attribute("data-box"): td.inner_text() for td in page.locator("#card td[data-box]").all()}
+    dice = page.locator(".die").evaluate_all("ds => ds.map(d => d.getAttribute('aria-label'))")
+    return turn_text(page), page.locator("#rolls-left").inner_text(), cells, dice
+
+
 def test_a_seeded_game_by_clicks_and_keys_is_graded_as_the_package_grades_its_log(browser, served, solutions):
     rules = "yahtzee"
     solution = solutions(rules)
@@ -228,10 +245,23 @@ def test_a_seeded_game_by_clicks_and_keys_is_graded_as_the_package_grades_its_lo
     expect(page.locator("#rolls-left")).to_have_text("2 rerolls left")
     assert page.locator(".die").evaluate_all("ds => ds.map(d => d.getAttribute('aria-label'))") == dice
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    layout = page.evaluate(PHONE_LAYOUT)            # dice and card on one screen, 44 px targets, no key help
+    assert layout == {"small": [], "offScreen": 0, "rows": 13 + 4, "scrollY": 0, "keys": "none"}
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "play-phone.png"), full_page=True)
-    for number in range(13):
+    page.locator("#new-game").click()                                # Enter is the advisor's box, wherever focus is
+    expect(page.locator("#new-game")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#turn")).to_have_text("Seed 2026: turn 2 of 13")
+    page.locator("#reroll").click()
+    expect(page.locator("#rolls-left")).to_have_text("1 reroll left")
+    page.keyboard.press("Enter")
+    expect(page.locator("#turn")).to_have_text("Seed 2026: turn 3 of 13")
+    expect(page.locator("#rolls-left")).to_have_text("2 rerolls left")
+    for number in range(2, 13):
         play_turn(page, number)
+        if number == 7:
+            mid_game(page)
     expect(page.locator("#grade")).to_contain_text("Game over")
     page.screenshot(path=str(SHOTS / "play-graded-phone.png"), full_page=True)
     with page.expect_download() as download:
@@ -246,6 +276,8 @@ def test_a_seeded_game_by_clicks_and_keys_is_graded_as_the_package_grades_its_lo
     cells = {td.get_attribute("data-box"): td.inner_text() for td in page.locator("#card td[data-box]").all()}
     assert cells == {box: str(points) for box, points in game.scores.items()}
     assert page.locator("#total").inner_text() == page.locator("#grade-total").inner_text() == str(game.total)
+    shown = page.locator("#play").inner_text()
+    assert "_" not in shown and "Costliest decisions" in shown          # boxes by their display names
     summary = game.summary()
     mine = page.evaluate("""() => { const s = window.yatzyPlay.view.game.summary();
         return {...s, costliest: s.costliest.map((d) => [d.choice.label, d.loss])}; }""")
@@ -262,6 +294,31 @@ def test_a_seeded_game_by_clicks_and_keys_is_graded_as_the_package_grades_its_lo
     page.close()
 
 
+def mid_game(page) -> None:
+    """Turn 9 of the phone game: a screenshot; the hint says its numbers are points to come; a new
+    rule set asks first (answered no: the game stays); a reload resumes the game, held dice too."""
+    expect(page.locator("#turn")).to_have_text("Seed 2026: turn 9 of 13")
+    page.screenshot(path=str(SHOTS / "play-phone-midgame.png"))
+    total = int(page.locator("#total").inner_text())
+    page.locator("#hint").click()
+    expect(page.locator("#hint-box")).to_contain_text("Points still to come from here with optimal play "
+                                                      f"(not the final score: add the {total} on the card)")
+    best = page.evaluate("window.yatzyPlay.view.game.advice()[0].expected")
+    assert f"{best:.2f} to come, final {total + best:.2f}" in page.locator("#hint-box li").first.inner_text()
+    assert "_" not in page.locator("#hint-box").inner_text()
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.locator("#rules").select_option("yatzy")
+    expect(page.locator("#rules")).to_have_value("yahtzee")
+    assert asked == ["Start a Yatzy (Scandinavian) game? The yahtzee game in progress (turn 9 of 13) will be lost."]
+    before = card_and_dice(page)
+    held = page.locator(".die[aria-pressed=true]").count()
+    page.reload()
+    ready(page, "yahtzee")
+    assert card_and_dice(page) == before and page.locator(".die[aria-pressed=true]").count() == held
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+
+
 def test_ask_shows_a_linked_position_ranked(browser, served, solutions):
     link = "#mode=ask&rules=yatzy&dice=11256&used=ones,twos&upper=3&bonus=0&rolls=1"
     page, problems = open_page(browser, served + link, DESKTOP)
@@ -270,7 +327,8 @@ def test_ask_shows_a_linked_position_ranked(browser, served, solutions):
     want = advise(Position.make("yatzy", dice="11256", used="ones,twos", upper_total=3, rolls_left=1), solutions("yatzy"))
     expect(rows).to_have_count(len(want))
     first = rows.first.locator("td")
-    assert [first.nth(1).inner_text(), first.nth(2).inner_text()] == [want[0].label, f"{want[0].value:.4f}"]
+    assert [first.nth(1).inner_text(), first.nth(2).inner_text()] == [want[0].text, f"{want[0].value:.4f}"]
+    assert "_" not in page.locator("#ask").inner_text()
     assert page.locator("#ask-link").get_attribute("href") == link
     page.screenshot(path=str(SHOTS / "ask-desktop.png"), full_page=True)
     page.locator("#ask-upper").fill("16")                             # ones and twos make at most 15
@@ -300,3 +358,41 @@ def damaged_table(route) -> bytes:
     data = bytearray(gzip.decompress(response.body()))
     data[-5] ^= 1
     return bytes(data)
+
+
+BAD_LINKS = {      # a link that cannot be read: what the page says, in one page load
+    "mode=ask&rules=yatzy&dice=99999": "dice=99999: a roll is 5 dice, each 1 to 6, written as digits (dice=11256)",
+    "mode=ask&rules=yatzy&dice=1234": "dice=1234: a roll is 5 dice, each 1 to 6",
+    "mode=ask&rules=yatzy&used=ones,nobox": "used=: yatzy has no box nobox (its boxes: ones, twos,",
+    "mode=ask&rules=yatzy&rolls=7": "rolls=7: rerolls left are 0, 1, 2",
+    "mode=play&rules=yahtzee&seed=" + "9" * 400: "seed=99999999999999999999…: a seed is a whole number from 0 to 4294967295 "
+                                               "(a new game with a random seed instead)",
+    "mode=play&rules=yahtzee&seed=5&moves=k1.s40": "moves=k1.s40: move 2 (s40) cannot be played: a move is k and the dice "
+                                                   "held (k13: hold dice 1 and 3) or s and a box number from 0 to 12",
+    "mode=play&rules=chess": "rules=chess: the rule sets here are yahtzee, yahtzee-no-bonus, yatzy",
+}
+
+
+def test_a_link_says_what_is_wrong_and_the_last_game_is_kept(browser, served):
+    page, problems = open_page(browser, f"{served}#mode=play&rules=yahtzee&seed=7&moves=k1.s12&held=2", DESKTOP)
+    ready(page, "yahtzee")
+    expect(page.locator("#turn")).to_have_text("Seed 7: turn 2 of 13")
+    expect(page.locator(".die").nth(1)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#error")).to_be_hidden()
+    for link, says in BAD_LINKS.items():
+        page.evaluate("(hash) => { location.hash = hash; }", link)
+        expect(page.locator("#error")).to_contain_text(f"This link cannot be read as it is: {says}")
+        if "rolls=7" in link:
+            expect(page.locator("input[name=rolls][value='2']")).to_be_checked()     # the default, said so
+    expect(page.locator("#turn")).not_to_contain_text("NaN")
+    page.goto(served)                                                 # the page opened again without a link
+    ready(page, "yahtzee")
+    expect(page.locator("#turn")).to_have_text("Seed 5: turn 1 of 13")      # the last game: seed 5, no move played
+    page.keyboard.press("Enter")
+    expect(page.locator("#turn")).to_have_text("Seed 5: turn 2 of 13")
+    page.once("dialog", lambda dialog: dialog.accept())                # a new rule set, the player says yes
+    page.locator("#rules").select_option("yatzy")
+    ready(page, "yatzy")
+    expect(page.locator("#turn")).to_contain_text("turn 1 of 15")
+    assert problems == []
+    page.close()

@@ -156,7 +156,7 @@ def test_cli_advises_maxi_yatzy_with_saved_rolls(capsys):
     assert ranked[0] == {"action": "box", "box": "sixes", "expected": ranked[0]["expected"], "loss": 0.0}
     assert {a["action"] for a in ranked} == {"box", "keep"} and len({a["box"] for a in ranked if "box" in a}) == 3
     assert main(args + ["--rolls-left", "5"]) == 0
-    assert "score sixes now, saving 5 rolls" in capsys.readouterr().out
+    assert "score Sixes now, saving 5 rolls" in capsys.readouterr().out
     assert main(args + ["--rolls-left", "37"]) == 2        # 17 turns played save at most 34
     assert "0..36" in capsys.readouterr().err
 

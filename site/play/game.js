@@ -2,7 +2,8 @@
 // package's coach does it (advice/coach.py): a move's loss is how many expected final points it
 // gives up against the advisor's first choice; at the end the total, what optimal play expects
 // from the start, the optimal moves, the expected points lost, luck and the costliest moves.
-// The game saves as the JSON log `yatzy grade` reads (advice/gamelog.py, version 2). No DOM here.
+// The game saves as the JSON log `yatzy grade` reads (advice/gamelog.py, version 2), and as a
+// short text of its moves (`Game.replay` plays it back: a reloaded page resumes). No DOM here.
 
 import { TIE } from "./advisor.js";
 
@@ -46,6 +47,7 @@ export class Game {
     this.total = 0;
     this.decisions = [];
     this.moves = [];              // the log's moves
+    this.actions = [];            // the moves as the address writes them: "k13" holds dice 1 and 3, "s4" scores box 4
     this.history = [];            // snapshots for undo
     this.dice = this.roll(table.dice.nDice);
     this.firstRoll = sortedDice(this.dice);
@@ -97,6 +99,7 @@ export class Game {
     this.dice = this.dice.map((d, i) => (held[i] ? d : this.roll(1)[0]));
     this.rollsLeft -= 1;
     this.moves.push({ keep: kept, dice: sortedDice(this.dice) });
+    this.actions.push("k" + held.map((h, i) => (h ? i + 1 : "")).join(""));
     return this.record(position, choice, ranked[0], null, 0);
   }
 
@@ -127,6 +130,7 @@ export class Game {
       move.dice = sortedDice(this.dice);
     }
     this.moves.push(move);
+    this.actions.push(`s${b}`);
     return this.record(position, choice, ranked[0], s.points, s.upperBonus + s.yahtzeeBonus);
   }
 
@@ -152,6 +156,40 @@ export class Game {
     return true;
   }
 
+  /**
+   * A game played again from its seed and its moves as `actions` writes them ("k13.s4"): the
+   * same dice, the same card, undo included. A move that cannot be played is refused by its
+   * number, what it says and why.
+   * @param {import("./advisor.js").Table} table
+   * @param {number} seed
+   * @param {string} text the moves, "." between them ("" for none)
+   * @returns {Game}
+   */
+  static replay(table, seed, text) {
+    const game = new Game(table, seed);
+    (text ? text.split(".") : []).forEach((action, i) => {
+      const where = `move ${i + 1} (${action})`;
+      const keep = /^k([1-9]*)$/.exec(action);
+      const box = /^s(\d{1,2})$/.exec(action);
+      try {
+        if (keep) {
+          const places = keep[1].split("").map(Number);
+          if (places.some((d) => d > game.dice.length) || new Set(places).size !== places.length) {
+            throw new Error(`it holds dice ${places.join(", ")}; the dice are 1 to ${game.dice.length}, each once`);
+          }
+          game.keep(game.dice.map((_, d) => places.includes(d + 1)));
+        } else if (box && Number(box[1]) < table.nBoxes) {
+          game.score(table.boxes[Number(box[1])]);
+        } else {
+          throw new Error(`a move is k and the dice held (k13: hold dice 1 and 3) or s and a box number from 0 to ${table.nBoxes - 1}`);
+        }
+      } catch (err) {
+        throw new Error(`${where} cannot be played: ${err.message}`);
+      }
+    });
+    return game;
+  }
+
   /** The game as the JSON log `yatzy grade` reads (gamelog.py, version 2). */
   log() {
     const log = { format: "yatzy-game-log", version: 2, rules: this.table.name };
@@ -170,10 +208,27 @@ export class Game {
   }
 }
 
-/** How a decision reads in the summary, as coach.Decision does. */
+/**
+ * How a box reads to a player, as the package's `box_label`: "large_straight" is "Large straight".
+ * @param {string} name the box's name in the rules
+ */
+export function boxTitle(name) {
+  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+/**
+ * How an option reads to a player, as the package's `Advice.text`: its label with the box's
+ * display name ("score Large straight now", "keep 1 1", "reroll all").
+ * @param {{action: string, box: string|null, label: string}} option
+ */
+export function optionText(option) {
+  return option.action === "box" ? option.label.replace(option.box, boxTitle(option.box)) : option.label;
+}
+
+/** How a decision reads in the summary, as coach.Decision does (boxes by their display names). */
 export function describe(decision) {
   const p = decision.position;
   const where = `turn ${decision.turn}, dice ${p.dice.join(" ")}, ${p.rollsLeft} reroll${p.rollsLeft === 1 ? "" : "s"} left`;
-  if (decision.optimal) return `${where}: ${decision.choice.label} (optimal)`;
-  return `${where}: ${decision.choice.label}, optimal was ${decision.best.label} (lost ${decision.loss.toFixed(2)} points)`;
+  if (decision.optimal) return `${where}: ${optionText(decision.choice)} (optimal)`;
+  return `${where}: ${optionText(decision.choice)}, optimal was ${optionText(decision.best)} (lost ${decision.loss.toFixed(2)} points)`;
 }

@@ -1,13 +1,17 @@
 // The "Play and ask" page: its view and controls. The numbers come from advisor.js (the one
 // turn over the package's exported table) and game.js (a graded game); nothing here computes
-// a value. The address's #fragment holds the mode, the rules and the position (or the seed), so
-// a position can be linked: #mode=ask&rules=yatzy&dice=11256&used=ones,twos&upper=3&rolls=1.
+// a value. The address's #fragment holds the mode, the rules and the position, or the game (its
+// seed, its moves, the dice held), so a position can be linked and a reloaded page resumes its
+// game: #mode=ask&rules=yatzy&dice=11256&used=ones,twos&upper=3&rolls=1,
+// #mode=play&rules=yahtzee&seed=2026&moves=k12.s4&held=3. The last game's address is also kept
+// in the browser's local storage, for the page opened again without one. A link that cannot be
+// read says what is wrong with it.
 
 import { loadTable } from "./advisor.js";
-import { describe, Game } from "./game.js";
+import { boxTitle, describe, Game, optionText } from "./game.js";
+import { askProblems, parseHeld, parseSeed, readLink, remember, remembered, SEED_RULE, short, writeHash } from "./link.js";
 
 const $ = (id) => document.getElementById(id);
-const RULES = ["yahtzee", "yahtzee-no-bonus", "yatzy"];
 const tables = new Map();      // rules name -> Promise<Table>, each fetched once
 const view = { table: null, game: null, held: [], mode: "play", hint: null, askTable: null, firstAdviceMs: null };
 
@@ -51,15 +55,9 @@ async function loaded(name) {
 
 // ---- the address ----------------------------------------------------------------------------
 
-function readHash() {
-  const q = new URLSearchParams(location.hash.slice(1));
-  return { mode: q.get("mode") === "ask" ? "ask" : "play", rules: RULES.includes(q.get("rules")) ? q.get("rules") : "yahtzee", q };
-}
-
-function writeHash(params) {
-  const hash = "#" + Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/g, ",")}`).join("&");
-  history.replaceState(null, "", hash);
-  return hash;
+/** What is wrong with the link, said once (the page shows what it could make of the rest). */
+function linkError(problems) {
+  if (problems.length) showError(`This link cannot be read as it is: ${problems.join("; ")}.`);
 }
 
 // ---- dice as dice -----------------------------------------------------------------------------
@@ -73,19 +71,54 @@ function dieSvg(d) {
   return `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">${pips || `<text x="50" y="62" text-anchor="middle" font-size="40">${d}</text>`}</svg>`;
 }
 
-const boxLabel = (name) => name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 // ---- play -----------------------------------------------------------------------------------
 
 function newGame(seedText) {
-  const seed = /^\d+$/.test(seedText || "") ? Number(seedText) % 4294967296 : crypto.getRandomValues(new Uint32Array(1))[0];
-  $("seed").value = String(seed);
-  view.game = new Game(view.table, seed);
-  view.held = view.game.dice.map(() => false);
+  const text = (seedText || "").trim();
+  const seed = text ? parseSeed(text) : crypto.getRandomValues(new Uint32Array(1))[0];
+  if (seed === null) { showError(`Seed ${short(text)}: ${SEED_RULE}.`); return; }
+  showError("");
+  startGame(new Game(view.table, seed));
+}
+
+function startGame(game, held = null) {
+  view.game = game;
+  $("seed").value = String(game.seed);
+  view.held = held || game.dice.map(() => false);
   view.hint = null;
-  writeHash({ mode: "play", rules: view.table.name, seed });
   renderPlay();
+}
+
+/** The game the link holds (its seed, moves and held dice), or a new one where it holds none. */
+function playFromLink(q) {
+  const seedText = q.get("seed");
+  if (seedText === null) { newGame(""); return; }
+  const seed = parseSeed(seedText);
+  if (seed === null) {
+    newGame("");
+    linkError([`seed=${short(seedText)}: ${SEED_RULE} (a new game with a random seed instead)`]);
+    return;
+  }
+  const problems = [];
+  let game;
+  try {
+    game = Game.replay(view.table, seed, q.get("moves") || "");
+  } catch (err) {
+    game = new Game(view.table, seed);
+    problems.push(`moves=${q.get("moves")}: ${err.message} (the game starts again from its first roll)`);
+  }
+  let held = null;
+  if (q.has("held") && !game.over) {
+    held = parseHeld(q.get("held"), game.dice.length);
+    if (!held || game.rollsLeft === 0 && held.some(Boolean)) {
+      problems.push(`held=${q.get("held")}: the dice held are places 1 to ${game.dice.length}, each once, with a reroll left`);
+      held = null;
+    }
+  }
+  startGame(game, held);
+  linkError(problems);
 }
 
 function renderPlay() {
@@ -111,6 +144,10 @@ function renderPlay() {
   renderCard();
   renderHint();
   renderGrade();
+  const held = view.held.map((h, i) => (h ? i + 1 : "")).join("");
+  const hash = writeHash({ mode: "play", rules: game.table.name, seed: game.seed,
+    ...(game.actions.length ? { moves: game.actions.join(".") } : {}), ...(held ? { held } : {}) });
+  remember(hash);
   document.body.dataset.ready = view.table.name;
 }
 
@@ -120,17 +157,19 @@ function renderCard() {
   const s = t.scoring;
   const points = game.over ? {} : game.boxPoints();
   const best = view.hint && view.hint.action === "box" ? view.hint.box : null;
-  const rows = [];
+  const upper = [];                      // the card's two parts: side by side on a phone
+  const lower = [];
   const row = (name, cells, cls = "") => `<tr class="${cls}"><th scope="row">${name}</th>${cells}</tr>`;
   const lastUpper = s.upper_faces.reduce((last, f, b) => (f ? b : last), -1);
   t.boxes.forEach((name, b) => {
+    const rows = b <= lastUpper ? upper : lower;
     if (name in game.scores) {
-      rows.push(row(boxLabel(name), `<td data-box="${name}">${game.scores[name]}</td>`, game.scores[name] ? "filled" : "filled lost"));
+      rows.push(row(boxTitle(name), `<td data-box="${name}">${game.scores[name]}</td>`, game.scores[name] ? "filled" : "filled lost"));
     } else if (name in points && !game.over) {
       const p = points[name].points;
-      rows.push(row(boxLabel(name), `<td class="cell"><button type="button" class="box${name === best ? " best" : ""}" data-box="${name}" aria-label="Score ${p} in ${boxLabel(name)}">${p}</button></td>`));
+      rows.push(row(boxTitle(name), `<td class="cell"><button type="button" class="box${name === best ? " best" : ""}" data-box="${name}" aria-label="Score ${p} in ${boxTitle(name)}">${p}</button></td>`));
     } else {
-      rows.push(row(boxLabel(name), `<td aria-label="not allowed now">–</td>`));
+      rows.push(row(boxTitle(name), `<td aria-label="not allowed now">–</td>`));
     }
     if (b === lastUpper && s.upper_bonus > 0) {
       const toGo = s.upper_bonus_threshold - game.upperTotal;
@@ -139,18 +178,23 @@ function renderCard() {
       rows.push(row(`Bonus (${s.upper_bonus} at ${s.upper_bonus_threshold})`, `<td id="upper-bonus">${bonus}</td>`, "sum"));
     }
   });
-  if (s.yahtzee_bonus > 0) rows.push(row(`${boxLabel(t.boxes[s.yahtzee_index])} bonus`, `<td id="yahtzee-bonus">${game.yahtzeeBonus}</td>`, "sum"));
-  rows.push(row("Total", `<td id="total">${game.total}</td>`, "sum"));
-  $("card").tBodies[0].innerHTML = rows.join("");
+  if (s.yahtzee_bonus > 0) lower.push(row(`${boxTitle(t.boxes[s.yahtzee_index])} bonus`, `<td id="yahtzee-bonus">${game.yahtzeeBonus}</td>`, "sum"));
+  lower.push(row("Total", `<td id="total">${game.total}</td>`, "sum"));
+  const [upperPart, lowerPart] = $("card").querySelectorAll("tbody");
+  upperPart.innerHTML = upper.join("");
+  lowerPart.innerHTML = lower.join("");
   for (const button of $("card").querySelectorAll("button.box")) button.addEventListener("click", () => score(button.dataset.box));
 }
 
 function renderHint() {
   const box = $("hint-box");
   if (!view.hint || view.game.over) { box.replaceChildren(); return; }
+  const total = view.game.total;
   const top = view.game.advice().slice(0, 3);
-  box.innerHTML = `<strong>Hint:</strong> ${view.hint.label}<ol>${top.map((o) =>
-    `<li>${o.label}: ${o.expected.toFixed(2)}${o.loss > 1e-4 ? ` (−${o.loss.toFixed(2)})` : ""}${o.tie ? '<span class="tie">tie</span>' : ""}</li>`).join("")}</ol>`;
+  box.innerHTML = `<strong>Hint:</strong> ${optionText(view.hint)}
+    <p class="hint-note">Points still to come from here with optimal play (not the final score: add the ${total} on the card)</p>
+    <ol>${top.map((o) => `<li>${optionText(o)}: ${o.expected.toFixed(2)} to come, final ${(total + o.expected).toFixed(2)}` +
+      `${o.loss > 1e-4 ? ` (−${o.loss.toFixed(2)})` : ""}${o.tie ? '<span class="tie">tie</span>' : ""}</li>`).join("")}</ol>`;
 }
 
 function renderGrade() {
@@ -246,7 +290,8 @@ function onKey(event) {
     const next = at < 0 ? (key === "ArrowDown" ? 0 : boxes.length - 1) : (at + (key === "ArrowDown" ? 1 : boxes.length - 1)) % boxes.length;
     boxes[next].focus();
   }
-  else if (key === "Enter" && !(target.closest && target.closest("button, a"))) {
+  else if (key === "Enter") {              // the advisor's box, wherever focus is, but on a box or a link
+    if (target.closest && target.closest("#card button.box, a")) return;
     const best = view.game.over ? null : view.game.advice().find((o) => o.action === "box");
     if (best) score(best.box);
   } else return;
@@ -258,6 +303,7 @@ function onKey(event) {
 function buildAsk(q) {
   const t = view.table;
   const s = t.scoring;
+  const problems = askProblems(q, t);
   const dice = (q.get("dice") || "").split("").map(Number);
   const given = dice.length === s.n_dice && dice.every((d) => d >= 1 && d <= s.faces) ? dice : [1, 1, 2, 5, 6].slice(0, s.n_dice);
   $("ask-dice").replaceChildren(...given.map((d, i) => {
@@ -268,13 +314,16 @@ function buildAsk(q) {
   }));
   const used = new Set((q.get("used") || "").split(",").filter(Boolean));
   $("ask-used").innerHTML = t.boxes.map((name) =>
-    `<label><input type="checkbox" value="${name}"${used.has(name) ? " checked" : ""}> ${boxLabel(name)}</label>`).join("");
-  $("ask-upper").value = q.get("upper") || "0";
+    `<label><input type="checkbox" value="${name}"${used.has(name) ? " checked" : ""}> ${boxTitle(name)}</label>`).join("");
+  $("ask-upper").value = /^\d{1,4}$/.test(q.get("upper") || "") ? q.get("upper") : "0";
   $("ask-bonus").checked = q.get("bonus") === "1";
   $("ask-bonus-label").hidden = !s.tracks_yahtzee_bonus;
   const rolls = q.get("rolls") ?? String(s.rolls_per_turn - 1);
-  for (const radio of document.querySelectorAll("input[name=rolls]")) radio.checked = radio.value === rolls;
+  const radios = Array.from(document.querySelectorAll("input[name=rolls]"));
+  const known = radios.some((radio) => radio.value === rolls) ? rolls : String(s.rolls_per_turn - 1);
+  for (const radio of radios) radio.checked = radio.value === known;
   renderAsk();
+  linkError(problems);
 }
 
 function askPosition() {
@@ -304,7 +353,7 @@ function renderAsk() {
     return;
   }
   $("ask-error").hidden = true;
-  body.innerHTML = options.map((o, i) => `<tr class="${i === 0 ? "best" : ""}"><td>${i + 1}</td><td>${o.label}${o.tie ? '<span class="tie" title="within 1e-4 of another option">tie</span>' : ""}</td>` +
+  body.innerHTML = options.map((o, i) => `<tr class="${i === 0 ? "best" : ""}"><td>${i + 1}</td><td>${optionText(o)}${o.tie ? '<span class="tie" title="within 1e-4 of another option">tie</span>' : ""}</td>` +
     `<td>${o.expected.toFixed(4)}</td><td>${Math.max(0, o.loss).toFixed(4)}</td></tr>`).join("");
   if (view.firstAdviceMs === null) view.firstAdviceMs = performance.now();
   document.body.dataset.ready = view.table.name;
@@ -320,7 +369,7 @@ function setMode(mode) {
   $("tab-ask").setAttribute("aria-selected", String(mode === "ask"));
 }
 
-async function show(mode, rules, q) {
+async function show(mode, rules, q, problems = []) {
   const ticket = (view.ticket = (view.ticket || 0) + 1);
   setMode(mode);
   $("rules").value = rules;
@@ -332,18 +381,33 @@ async function show(mode, rules, q) {
     if (view.askTable === view.table && !q.toString()) renderAsk();   // the same position again
     else { view.askTable = view.table; buildAsk(q); }
   } else if (view.game && view.game.table === view.table && !q.has("seed")) {
-    writeHash({ mode: "play", rules: view.table.name, seed: view.game.seed });
     renderPlay();                                                      // the game goes on
   } else {
-    newGame(q.get("seed"));
+    playFromLink(q);
   }
+  linkError(problems);
+}
+
+/** Another rule set: a game in progress on the one shown is thrown away only when the player says so. */
+function changeRules() {
+  const next = $("rules").value;
+  const game = view.game;
+  if (game && !game.over && game.moves.length && game.table.name !== next) {
+    const shown = $("rules").selectedOptions[0].textContent;
+    if (!confirm(`Start a ${shown} game? The ${game.table.name} game in progress (turn ${game.turn} of ${game.table.nBoxes}) will be lost.`)) {
+      $("rules").value = view.table ? view.table.name : game.table.name;
+      return;
+    }
+  }
+  show(view.mode, next, new URLSearchParams());
 }
 
 function start() {
   const problem = unsupported();
   if (problem) { showError(problem); return; }
-  const { mode, rules, q } = readHash();
-  $("rules").addEventListener("change", () => show(view.mode, $("rules").value, new URLSearchParams()));
+  if (location.hash.length <= 1 && remembered()) history.replaceState(null, "", remembered());   // the last game goes on
+  const { mode, rules, q, problems } = readLink(location.hash);
+  $("rules").addEventListener("change", changeRules);
   $("tab-play").addEventListener("click", () => show("play", $("rules").value, new URLSearchParams()));
   $("tab-ask").addEventListener("click", () => show("ask", $("rules").value, new URLSearchParams()));
   $("new-game").addEventListener("click", () => view.table && newGame($("seed").value));
@@ -351,11 +415,11 @@ function start() {
   $("reroll").addEventListener("click", reroll);
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
-  $("ask-form").addEventListener("change", renderAsk);
+  $("ask-form").addEventListener("change", () => { showError(""); renderAsk(); });
   $("ask-form").addEventListener("input", (e) => { if (e.target.id === "ask-upper") renderAsk(); });
   document.addEventListener("keydown", onKey);
-  window.addEventListener("hashchange", () => { const h = readHash(); show(h.mode, h.rules, h.q); });   // a link followed
-  show(mode, rules, q);
+  window.addEventListener("hashchange", () => { const h = readLink(location.hash); show(h.mode, h.rules, h.q, h.problems); });   // a link followed
+  show(mode, rules, q, problems);
 }
 
 start();

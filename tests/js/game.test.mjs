@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { describe, Game, rng } from "../../site/play/game.js";
+import { boxTitle, describe, Game, optionText, rng } from "../../site/play/game.js";
 import { table } from "./tables.mjs";
 
 function chanceOnly() {
@@ -84,4 +84,39 @@ test("an illegal move is refused and changes nothing", () => {
   assert.throws(() => other.keep([false, false, false, false, false]), /no rerolls left/);
   assert.throws(() => other.score("sixes"), /box sixes/);
   assert.equal(other.moves.length, 2);
+});
+
+test("a game played back from its seed and its moves text is the same game, undo included", () => {
+  const game = new Game(chanceOnly(), 19);
+  game.keep([true, false, true, false, false]);
+  game.keep([false, false, false, false, false]);
+  game.undo();
+  game.keep([false, true, false, false, true]);
+  assert.deepEqual(game.actions, ["k13", "k25"]);
+  const again = Game.replay(chanceOnly(), 19, game.actions.join("."));
+  assert.deepEqual([again.dice, again.rollsLeft, again.moves, again.history.length], [game.dice, 0, game.moves, 2]);
+  game.score("chance");
+  assert.deepEqual(game.actions, ["k13", "k25", "s0"]);
+  const done = Game.replay(chanceOnly(), 19, "k13.k25.s0");
+  assert.ok(done.over);
+  assert.deepEqual([done.total, done.log()], [game.total, game.log()]);
+  assert.ok(done.undo() && done.rollsLeft === 0 && !done.over);
+  assert.deepEqual(Game.replay(chanceOnly(), 19, "").dice, new Game(chanceOnly(), 19).dice);
+});
+
+test("a moves text that cannot be played says which move and why", () => {
+  assert.throws(() => Game.replay(chanceOnly(), 1, "k1.s3"), /^Error: move 2 \(s3\) cannot be played: a move is k and the dice held \(k13: hold dice 1 and 3\) or s and a box number from 0 to 0$/);
+  assert.throws(() => Game.replay(chanceOnly(), 1, "k16"), /^Error: move 1 \(k16\) cannot be played: it holds dice 1, 6; the dice are 1 to 5, each once$/);
+  assert.throws(() => Game.replay(chanceOnly(), 1, "k11"), /each once/);
+  assert.throws(() => Game.replay(chanceOnly(), 1, "k.k.k"), /^Error: move 3 \(k\) cannot be played: no rerolls left: score a box$/);
+  assert.throws(() => Game.replay(chanceOnly(), 1, "s0.s0"), /^Error: move 2 \(s0\) cannot be played: the game is over$/);
+});
+
+test("options and decisions read with the boxes' display names", () => {
+  assert.equal(boxTitle("large_straight"), "Large straight");
+  assert.equal(optionText({ action: "box", box: "large_straight", label: "score large_straight now" }), "score Large straight now");
+  assert.equal(optionText({ action: "keep", box: null, label: "keep 1 1" }), "keep 1 1");
+  const game = new Game(chanceOnly(), 2);
+  const decision = game.score("chance");
+  assert.equal(describe(decision), `turn 1, dice ${decision.position.dice.join(" ")}, 2 rerolls left: score Chance now, optimal was keep ${decision.best.keep.join(" ")} (lost ${decision.loss.toFixed(2)} points)`);
 });

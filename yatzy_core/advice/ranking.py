@@ -1,8 +1,9 @@
 """A choice in a position (`Advice`) and the one enumeration of a position's choices, ranked,
 for every objective: `advisor.advise` and the other objectives. workers (`objective_advice.py`) all list them here.
 
->>> Advice("box", None, "large_straight", 261.5314, 0.0, now=True).label
-'score large_straight now'
+>>> a = Advice("box", None, "large_straight", 261.5314, 0.0, now=True)
+>>> a.label, a.text
+('score large_straight now', 'score Large straight now')
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from ..engine.position import Position, counted
 from ..engine.turn import Turn, ranked
 from ..engine.turn_choices import roll_options
 from ..game.dice import dice_of
+from ..game.scoring import box_label
 
-__all__ = ["Advice", "choices", "choice_label", "choice_dict", "keep_all"]
+__all__ = ["Advice", "choices", "choice_label", "choice_text", "choice_dict", "keep_all"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,11 @@ class Advice:
     @property
     def label(self) -> str:
         return choice_label(self.action, self.keep, self.box, self.now, self.saving)
+
+    @property
+    def text(self) -> str:
+        """How the choice reads to a player: the label with the box's display name."""
+        return choice_text(self.action, self.keep, self.box, self.now, self.saving)
 
     @property
     def expected(self) -> float | None:
@@ -74,6 +81,12 @@ def choice_label(action: str, keep, box, now: bool = False, saving: int = 0) -> 
     if action == "box":
         return f"score {box} now" if now else f"score {box}"
     return "reroll all" if not keep else "keep " + " ".join(map(str, keep))
+
+
+def choice_text(action: str, keep, box, now: bool = False, saving: int = 0) -> str:
+    """`choice_label` for a player to read: the box by its display name (`box_label`), as the card
+    shows it ("score Large straight now"); the label stays what logs and JSON carry."""
+    return choice_label(action, keep, box_label(box) if box else box, now, saving)
 
 
 def choice_dict(action: str, keep, box) -> dict:

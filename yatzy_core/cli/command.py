@@ -37,6 +37,7 @@ from .grade import add_grade_parser
 from .study import add_simulate_parser, add_study_parser
 from ..game.rulefile import load
 from ..game.rules import Rules, get_rules
+from ..game.scoring import box_label
 from ..game.states import StateSpace
 
 __all__ = ["build_parser", "main"]
@@ -196,16 +197,16 @@ def _print_advice(args, position, ranked) -> None:
     aim, head = _aim(args)
     if aim:
         print(aim)
-    width = max(len(a.label) for a in ranked)
+    width = max(len(a.text) for a in ranked)
     if ranked[0].measure == "expected":
         print(f"{'rank':>4}  {'action':<{width}}  {'E[to come]':>11}  {'loss':>8}")
         for rank, a in enumerate(ranked, start=1):
-            print(f"{rank:>4}  {a.label:<{width}}  {a.value:>11.4f}  {a.loss:>8.4f}")
+            print(f"{rank:>4}  {a.text:<{width}}  {a.value:>11.4f}  {a.loss:>8.4f}")
         print("E[to come]: the expected points still to come, this turn's included (not the points on the card)")
         return
     print(f"{'rank':>4}  {'action':<{width}}  {head:>13}")
     for rank, a in enumerate(ranked, start=1):
-        print(f"{rank:>4}  {a.label:<{width}}  {a.value:>13.6f}")
+        print(f"{rank:>4}  {a.text:<{width}}  {a.value:>13.6f}")
 
 
 # ---- info -----------------------------------------------------------------------------------
@@ -224,10 +225,11 @@ def run_info(args) -> int:
     print(f"{dice} with {rules.faces} faces, {rolls} a turn")
     for key, n in StateSpace(rules).counts().items():
         print(f"{key.replace('_', ' ')}: {n:,}")
-    print(f"boxes ({rules.n_boxes}):")
+    print(f"boxes ({rules.n_boxes}), as typed (--used) and as the card shows them:")
+    width = max(16, *(len(box.name) for box in rules.boxes))
     for box in rules.boxes:
         kind = f"upper {box.face}" if box.is_upper else "lower"
-        print(f"  {box.name:<16} {kind:<8} max {box.max_score}")
+        print(f"  {box.name:<{width}} {box_label(box.name):<{width}} {kind:<8} max {box.max_score}")
     if rules.tracks_upper:
         print(f"upper bonus: {rules.upper_bonus} at {rules.upper_bonus_threshold}")
     else:

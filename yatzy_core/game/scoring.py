@@ -169,6 +169,16 @@ def make_scorer(kind: str, **params) -> Scorer:
 
 # ---- a box of the score card -----------------------------------------------------------------------
 
+def box_label(name: str) -> str:
+    """How a box's name reads to a player (the card, the advice tables, the play page): the name
+    is what one types (`--used large_straight`), the label what one reads.
+
+    >>> box_label("three_of_a_kind"), box_label("yatzy")
+    ('Three of a kind', 'Yatzy')
+    """
+    return name.replace("_", " ").capitalize()
+
+
 @dataclass(frozen=True)
 class Box:
     """One box of the score card: its name, scorer, upper face (None for lower boxes) and the

@@ -17,6 +17,7 @@ import html
 from dataclasses import dataclass
 
 from ..game.rules import Rules
+from ..game.scoring import box_label
 
 __all__ = ["CardLine", "card_lines", "box_label", "box_options", "scorecard_html", "game_card_html"]
 
@@ -30,15 +31,6 @@ class CardLine:
     kind: str                      # "box", "subtotal", "to-go", "bonus", "total"
     box: str | None = None         # the box's name (box lines only)
     option: tuple[int, int] | None = None   # open box: (points, bonus) the dice would score now
-
-
-def box_label(name: str) -> str:
-    """How a box name reads on the card.
-
-    >>> box_label("three_of_a_kind"), box_label("yatzy")
-    ('Three of a kind', 'Yatzy')
-    """
-    return name.replace("_", " ").capitalize()
 
 
 def box_options(position) -> dict[str, tuple[int, int]]:
