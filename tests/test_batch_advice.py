@@ -115,6 +115,8 @@ GOOD = dict(counts=[[4, 1, 0, 0, 0, 0]], used=[0], upper_total=[0], yahtzee_bonu
 @pytest.mark.parametrize("change, name", [
     ({"counts": [[4, 0, 0, 0, 0, 0]]}, "counts"), ({"counts": [[4, 1, 0, 0, 0]]}, "counts"),
     ({"counts": [[6, -1, 0, 0, 0, 0]]}, "counts"), ({"counts": [4, 1, 0, 0, 0, 0]}, "counts"),
+    ({"counts": [[2 ** 62] * 4 + [5, 0]]}, "counts"),    # adds up to 5 only by wrapping round 2**64
+    ({"counts": [[]]}, "counts"),
     ({"used": [(1 << 13) - 1]}, "used"), ({"used": [-1]}, "used"), ({"used": [0.5]}, "used"),
     ({"used": [0, 0]}, "used"), ({"upper_total": [4]}, "upper_total"),
     ({"upper_total": [-3]}, "upper_total"), ({"yahtzee_bonus": [1]}, "yahtzee_bonus"),

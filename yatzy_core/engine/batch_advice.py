@@ -230,7 +230,7 @@ def _integers(name: str, value, n: int | None, ndim: int = 1, width: int | None 
     """`value` as an int64 array of `ndim` dimensions (n rows when n is given); a list stands for
     the array it lists (`[]`: no rows); ValueError naming it."""
     a = np.asarray(value)
-    if a.size == 0 and not isinstance(value, np.ndarray):      # [] is float64 to numpy: no rows here
+    if a.shape == (0,) and not isinstance(value, np.ndarray):   # [] is float64 to numpy: no rows here
         a = np.zeros((0,) if ndim == 1 else (0, width or 0), dtype=np.int64)
     if a.dtype == bool:
         a = a.astype(np.int64)
@@ -268,8 +268,8 @@ def _checked(rules: Rules, space: StateSpace, counts, used, upper_total, yahtzee
 
     if counts.shape[1] != rules.faces:
         raise ValueError(f"counts must have {rules.faces} columns (dice per face), got {counts.shape[1]}")
-    bad("counts", (counts < 0).any(axis=1) | (counts.sum(axis=1) != rules.n_dice),
-        f"dice per face must be >= 0 and add up to {rules.n_dice}")
+    bad("counts", ((counts < 0) | (counts > rules.n_dice)).any(axis=1) | (counts.sum(axis=1) != rules.n_dice),
+        f"dice per face must be 0..{rules.n_dice} and add up to {rules.n_dice}")     # no sum that wraps
     used, upper, flag, left = (_integers(name, a, n) for name, a in
                                (("used", used), ("upper_total", upper_total), ("yahtzee_bonus", yahtzee_bonus),
                                 ("rolls_left", rolls_left)))

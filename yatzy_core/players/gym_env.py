@@ -96,7 +96,12 @@ class Env(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict such as {{'position': {{...}}}}, got {type(options).__name__}")
         position = (options or {}).get("position")
+        if position is not None and not isinstance(position, dict):
+            raise ValueError(f"options: position must be a dict of counts, used, upper_total, yahtzee_bonus "
+                             f"and rolls_left, got {type(position).__name__}")
         self._score, self._over = 0, False
         if position is None:
             self._card = (0, 0, 0)
