@@ -182,3 +182,12 @@ def test_every_choice_is_checked_before_any_work(monkeypatch):
     arrays["rolls_left"] = [0] * n
     with pytest.raises(ValueError, match=r"^choice: position 0: option \d+ \(keep 1 1 1 1\) is not legal"):
         advise_batch(rules, **arrays, choice=choice)
+
+
+@pytest.mark.parametrize("n", [-1, 2.5, "3"])
+def test_random_positions_checks_its_arguments(n):
+    from yatzy_core.engine.batch_advice import random_positions
+    with pytest.raises(ValueError, match=f"^n must be a whole number >= 0, got {n!r}$"):
+        random_positions(get_rules("yahtzee"), n, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng must be a numpy Generator"):
+        random_positions(get_rules("yahtzee"), 3, 0)

@@ -23,6 +23,7 @@ __all__ = ["add_export_parser", "run_export", "WHAT"]
 
 WHAT = ("values", "positions")
 SAMPLE = 10_000
+MAX_SAMPLE = 100_000_000   # in-turn rows: a bigger sample runs for hours and fills a disk
 
 
 def add_export_parser(subparsers) -> argparse.ArgumentParser:
@@ -108,8 +109,9 @@ def _positions(args, rules) -> int:
     from ..engine.solutions import solution_for
     sample = SAMPLE if args.sample is None else args.sample
     seed = 0 if args.seed is None else args.seed
-    if sample < 0:
-        raise ValueError(f"argument --sample: must be >= 0, got {sample}")
+    if not 0 <= sample <= MAX_SAMPLE:
+        raise ValueError(f"argument --sample: must be 0..{MAX_SAMPLE:,} (10**8 rows are tens of gigabytes), "
+                         f"got {sample:,}")
     if seed < 0:
         raise ValueError(f"argument --seed: must be >= 0, got {seed}")
     kind = args.format or "jsonl"

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..game.checks import instance_of, whole_number
 from ..game.dice import counts_of
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
@@ -139,6 +140,8 @@ def random_positions(rules: Rules, n: int, rng: np.random.Generator) -> dict[str
     >>> sorted(p), p["counts"].sum(axis=1).tolist()
     (['counts', 'rolls_left', 'upper_total', 'used', 'yahtzee_bonus'], [5, 5, 5])
     """
+    whole_number("n", n)
+    instance_of("rng", rng, np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
     space = StateSpace(rules)
     states = np.flatnonzero(space.reachable)
     states = states[space.decode(states)[0] != (1 << rules.n_boxes) - 1]
