@@ -180,7 +180,7 @@ class _Stream:
     """The file's bytes in order, a gzip stream inflated only as far as they are asked for."""
 
     def __init__(self, data: bytes):
-        self.data, self.at = data, 0
+        self.data, self.at = data, 0     # plain bytes: the next one's offset
         self.inflate = zlib.decompressobj(wbits=31) if data[:2] == b"\x1f\x8b" else None
 
     def take(self, n: int) -> bytes:
@@ -192,9 +192,8 @@ class _Stream:
         parts, want = [], n
         try:
             while want > 0 and not self.inflate.eof:
-                tail = self.data if self.at == 0 else self.inflate.unconsumed_tail
-                self.at = 1
-                part = self.inflate.decompress(tail, want)
+                part = self.inflate.decompress(self.data, want)
+                self.data = self.inflate.unconsumed_tail      # what is still compressed
                 if not part:
                     break
                 parts.append(part)
