@@ -31,7 +31,7 @@ def add_export_parser(subparsers) -> argparse.ArgumentParser:
         "export", help="write a solved rule set's numbers to a file (state values for the web page, a data set)",
         description="Write a solved rule set's numbers to OUT. --what values: every turn-start "
                     "state's expected points still to come, as a float32 binary table with a "
-                    "versioned JSON header and a SHA-256 of the values (gzip-compressed when OUT "
+                    "versioned JSON header and one SHA-256 over header and values (gzip-compressed when OUT "
                     "ends in .gz). --what positions: a data set, every turn-start state with its "
                     "value and a seeded sample of in-turn positions with every option's value, the "
                     "best option and the options tied with it; the tie rule and the option index "
