@@ -150,7 +150,7 @@ async function sha256(bytes) {
 function wholeField(where, object, key, lo, hi) {
   const v = object[key];
   if (!Number.isInteger(v) || v < lo || v > hi) {
-    throw new Error(`the table's ${where}${key} must be a whole number ${lo}..${hi}, got ${String(JSON.stringify(v)).slice(0, 40)}`);
+    throw new Error(`the table's ${where}${key} must be a whole number ${lo}..${hi}, got ${shown(v)}`);
   }
   return v;
 }
