@@ -127,6 +127,8 @@ def changed(small, **fields) -> bytes:
     ({"scoring__score_table": [[0, 0, 0]] * 252}, "'score_table' must be 252 rows of 4"),
     ({"expected_score": "NaN"}, "'expected_score' must be a finite number"),
     ({"layout": "sparse"}, "this reader reads 'yatzy-state-values' 'dense'"),
+    ({"rules": ["yahtzee"]}, "'rules' .a name. and 'rule_file' .text or null. are damaged"),
+    ({"rule_file": 7}, "'rules' .a name. and 'rule_file' .text or null. are damaged"),
 ])
 def test_a_header_that_disagrees_with_itself_is_refused_before_any_work(small, fields, message):
     with pytest.raises(ValueError, match=message):

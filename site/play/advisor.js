@@ -176,6 +176,9 @@ export function checkHeader(header) {
   if (header.format !== FORMAT || header.layout !== LAYOUT || header.value_type !== VALUE_TYPE) {
     throw new Error(`table layout ${String(header.layout).slice(0, 20)} of ${String(header.value_type).slice(0, 20)} is not one this page reads`);
   }
+  if (typeof header.rules !== "string" || !["string", "undefined"].includes(typeof (header.rule_file ?? undefined))) {
+    throw new Error("the table's rules (a name) or rule_file (text) is damaged");
+  }
   const nBoxes = wholeField("", header, "n_boxes", 1, LIMITS.boxes);
   const nUpper = wholeField("", header, "n_upper", 1, LIMITS.upper);
   const nFlags = wholeField("", header, "n_flags", 1, 2);

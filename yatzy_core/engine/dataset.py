@@ -23,7 +23,9 @@ Rows (one table; `kind` says which columns are filled, the others are null):
 The metadata (Parquet: the schema's metadata key "yatzy"; JSON Lines: the first line, an object
 with the one key "meta", then one row per line, holding only its kind's columns) states the rules (name, fingerprint, rule file),
 the objective, the option index and names, the tie rule, the sampling, the seed and the row
-counts. `best` alone is a poor training label where options tie (equally good moves, one picked
+counts. Integer columns are nullable integers in Parquet (the schema's "pandas" metadata names
+them, so `pandas.read_parquet` gives Int8/Int16/Int64 with <NA>, not float64 with NaN) and
+plain numbers in JSON Lines. `best` alone is a poor training label where options tie (equally good moves, one picked
 by a convention): a learner should treat every option in `ties` as optimal.
 """
 from __future__ import annotations

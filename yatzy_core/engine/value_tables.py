@@ -235,7 +235,7 @@ def checked_header(header: dict) -> int:
     """The number of values a header promises, once every field that shapes the table or scores
     a roll is bounded and agrees with the others; ValueError naming the field otherwise.
 
-    >>> checked_header({"format": FORMAT, "layout": LAYOUT, "value_type": VALUE_TYPE,
+    >>> checked_header({"format": FORMAT, "layout": LAYOUT, "value_type": VALUE_TYPE, "rules": "yahtzee",
     ...                 "n_boxes": 13, "n_upper": 64, "n_flags": 2, "count": 5})
     Traceback (most recent call last):
     ValueError: data: header count 5 is not 2**n_boxes * n_upper * n_flags = 1,048,576
@@ -243,6 +243,8 @@ def checked_header(header: dict) -> int:
     if header.get("format") != FORMAT or header.get("layout") != LAYOUT or header.get("value_type") != VALUE_TYPE:
         raise ValueError(f"data: {str(header.get('format'))[:40]!r} layout {str(header.get('layout'))[:20]!r} of "
                          f"{str(header.get('value_type'))[:20]!r}, this reader reads {FORMAT!r} {LAYOUT!r} of {VALUE_TYPE!r}")
+    if not isinstance(header.get("rules"), str) or not isinstance(header.get("rule_file"), (str, type(None))):
+        raise ValueError("data: header fields 'rules' (a name) and 'rule_file' (text or null) are damaged")
     n_boxes, n_upper = _whole(header, "n_boxes", 1, MAX_BOXES), _whole(header, "n_upper", 1, MAX_UPPER)
     n_flags, count = _whole(header, "n_flags", 1, 2), _whole(header, "count", 1, MAX_VALUES)
     if count != (1 << n_boxes) * n_upper * n_flags:
