@@ -1,6 +1,6 @@
 """A solved rule set's turn-start state values as one compact binary file, for a program without
-Python (the course site's "Play and ask" page, `site/play/advisor.js`): `value_table` writes it,
-`read_value_table` reads it back and checks it.
+Python (the course site's "Play and ask" page: `site/play/tablefile.js` reads it, `advisor.js`
+advises from it): `value_table` writes it, `read_value_table` reads it back and checks it.
 
 The file (format version 2; all integers little-endian):
 
