@@ -174,7 +174,7 @@ def play_tables() -> None:
     version, other rules): a plain Sphinx build gives a working page too."""
     import gzip
     from yatzy_core.engine.cache import get_solution, rules_fingerprint
-    from yatzy_core.engine.value_tables import gzipped, value_table
+    from yatzy_core.engine.value_tables import VERSION, gzipped, value_table
     from yatzy_core.game.rules import get_rules
     from yatzy_core.version import __version__
     (PLAY / "tables").mkdir(exist_ok=True)
@@ -182,9 +182,10 @@ def play_tables() -> None:
         path, rules = PLAY / "tables" / f"{name}.values.gz", get_rules(name)
         try:
             with gzip.open(path) as f:
-                head = f.read(16)
+                head = f.read(48)            # magic, format version, header length, SHA-256
                 header = json.loads(f.read(int.from_bytes(head[12:16], "little")))
-            if (header["fingerprint"], header["package_version"]) == (rules_fingerprint(rules), __version__):
+            if (int.from_bytes(head[8:12], "little"), header["fingerprint"], header["package_version"]) \
+                    == (VERSION, rules_fingerprint(rules), __version__):
                 continue
         except (OSError, EOFError, ValueError, KeyError):
             pass

@@ -115,6 +115,8 @@ GOOD = dict(counts=[[4, 1, 0, 0, 0, 0]], used=[0], upper_total=[0], yahtzee_bonu
 @pytest.mark.parametrize("change, name", [
     ({"counts": [[4, 0, 0, 0, 0, 0]]}, "counts"), ({"counts": [[4, 1, 0, 0, 0]]}, "counts"),
     ({"counts": [[6, -1, 0, 0, 0, 0]]}, "counts"), ({"counts": [4, 1, 0, 0, 0, 0]}, "counts"),
+    ({"counts": [[2 ** 62] * 4 + [5, 0]]}, "counts"),    # adds up to 5 only by wrapping round 2**64
+    ({"counts": [[]]}, "counts"),
     ({"used": [(1 << 13) - 1]}, "used"), ({"used": [-1]}, "used"), ({"used": [0.5]}, "used"),
     ({"used": [0, 0]}, "used"), ({"upper_total": [4]}, "upper_total"),
     ({"upper_total": [-3]}, "upper_total"), ({"yahtzee_bonus": [1]}, "yahtzee_bonus"),
@@ -125,3 +127,67 @@ def test_bad_input_names_the_argument(change, name):
     rules = get_rules("yahtzee")
     with pytest.raises(ValueError, match=f"^{name}"):
         advise_batch(rules, **{**GOOD, **change}, solution=solution_for(rules))
+
+
+@pytest.mark.parametrize("upper", [64, 500, 2 ** 63 - 1, 106])
+def test_an_upper_total_the_boxes_cannot_hold_is_refused_by_positions_rule(upper):
+    """Every upper box used: the total is at most 5 * (1 + ... + 6) = 105; 64 can be made, the
+    others cannot, and advise_batch answers as Position.make does (it answered 500 as 63+)."""
+    rules = get_rules("yahtzee")
+    uppers = sum(1 << b for b, box in enumerate(rules.boxes) if box.is_upper)
+    names = [b.name for b in rules.boxes if b.is_upper]
+    makeable = upper in upper_totals(rules, names)
+    arrays = {**GOOD, "used": [uppers], "upper_total": [upper]}
+    if makeable:
+        assert advise_batch(rules, **arrays, solution=solution_for(rules)).value.shape == (1,)
+        Position.make(rules, used=names, upper_total=upper, dice="11112")
+        return
+    with pytest.raises(ValueError, match="upper_total: position 0: the used upper boxes cannot make this upper total"):
+        advise_batch(rules, **arrays, solution=solution_for(rules))
+    with pytest.raises(ValueError, match=f"upper total {upper} cannot be made"):
+        Position.make(rules, used=names, upper_total=upper, dice="11112")
+
+
+def test_lists_behave_as_the_arrays_they_stand_for():
+    rules = get_rules("yahtzee")
+    empty = advise_batch(rules, counts=[], used=[], upper_total=[], yahtzee_bonus=[], rolls_left=[], choice=[],
+                         solution=solution_for(rules))
+    assert empty.values.shape == (0, option_count(rules)) and empty.best.shape == (0,) and empty.regret.shape == (0,)
+    typed = advise_batch(rules, counts=np.zeros((0, 6), dtype=int), used=np.zeros(0, dtype=int),
+                         upper_total=np.zeros(0, dtype=int), yahtzee_bonus=np.zeros(0, dtype=int),
+                         rolls_left=np.zeros(0, dtype=int), solution=solution_for(rules))
+    assert typed.values.shape == empty.values.shape
+
+
+def test_every_choice_is_checked_before_any_work(monkeypatch):
+    """One illegal choice among many is named by its row before the table is read or the keepers
+    are valued."""
+    import yatzy_core.engine.batch_advice as batch
+    rules = get_rules("yahtzee")
+    n = 4096
+    arrays = {"counts": [[4, 1, 0, 0, 0, 0]] * n, "used": [1] * n, "upper_total": [3] * n,
+              "yahtzee_bonus": [0] * n, "rolls_left": [2] * n}
+    choice = np.full(n, option_index(rules, "keep", keep=(1, 1, 1, 1)))
+    choice[3000] = option_index(rules, "box", box="ones")                     # used already
+    choice[3500] = option_index(rules, "keep", keep=(6,))                     # not in the dice
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the table was asked for before the choices were checked")
+    monkeypatch.setattr(batch, "solution_for", no_work)
+    with pytest.raises(ValueError, match=r"^choice: position 3000: option 0 \(score ones\) is not legal there"):
+        advise_batch(rules, **arrays, choice=choice)
+    choice[3000] = 0 + 1
+    with pytest.raises(ValueError, match=r"^choice: position 3500: option \d+ \(keep 6\) is not legal there"):
+        advise_batch(rules, **arrays, choice=choice)
+    arrays["rolls_left"] = [0] * n
+    with pytest.raises(ValueError, match=r"^choice: position 0: option \d+ \(keep 1 1 1 1\) is not legal"):
+        advise_batch(rules, **arrays, choice=choice)
+
+
+@pytest.mark.parametrize("n", [-1, 2.5, "3"])
+def test_random_positions_checks_its_arguments(n):
+    from yatzy_core.engine.batch_advice import random_positions
+    with pytest.raises(ValueError, match=f"^n must be a whole number >= 0, got {n!r}$"):
+        random_positions(get_rules("yahtzee"), n, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng must be a numpy Generator"):
+        random_positions(get_rules("yahtzee"), 3, 0)

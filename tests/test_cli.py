@@ -2,6 +2,7 @@
 import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -127,8 +128,12 @@ def test_solve_no_cache_neither_reads_nor_writes(capsys, tmp_path, fake_solver, 
     before = path.read_bytes()
     cached = run(capsys, "solve", "--rules", "yahtzee-no-bonus")[1]
     assert cached.startswith("expected score: 491.7415\n") and fake_solver == ["yahtzee-no-bonus"]
+    # the two times say what each is: this load, and the solve when the table was made
+    assert re.fullmatch(r"time: loaded from the cache in \d+\.\d\d s; solving it took "
+                        rf"{real.seconds:.2f} s when it was made", cached.splitlines()[1])
     fresh = run(capsys, "solve", "--rules", "yahtzee-no-bonus", "--no-cache")[1]
     assert fresh.startswith("expected score: 245.8708\n")
+    assert re.fullmatch(r"time: solved in \d+\.\d\d s", fresh.splitlines()[1])
     assert path.read_bytes() == before and len(fake_solver) == 2
 
 
@@ -182,7 +187,8 @@ def test_python_m_yatzy_core(tmp_path):
     assert (done.returncode, done.stdout) == (0, f"yatzy {__version__}\n")
     bad = subprocess.run([sys.executable, "-m", "yatzy_core", "advise", "--dice", "1111"],
                          capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and bad.stderr == "yatzy: error: argument --dice: expected 5 dice, got 4: [1, 1, 1, 1]\n"
+    assert bad.returncode == 2 and bad.stderr == ("yatzy: error: argument --dice: expected 5 dice, got 4: [1, 1, 1, 1] "
+                                                  "(dice are written 11112, 1,1,1,1,2 or 1 1 1 1 2)\n")
 
 
 def test_console_script(solutions):
@@ -224,3 +230,16 @@ def test_a_rule_set_name_is_resolved_once(capsys, monkeypatch):
     used = ",".join(n for n in yatzy.box_names if n != "chance")
     status, out, _ = run(capsys, "advise", "--rules", "yatzy", "--dice", "12346", "--rolls-left", "0", "--used", used)
     assert (status, names) == (0, ["yatzy"]) and "score Chance" in out     # the one box left, by its display name
+
+
+@pytest.mark.parametrize("dice, message", [
+    (["1", "2", "3", "4", "7"], "argument --dice: dice must be whole numbers 1..6, got [7] in [1, 2, 3, 4, 7] "
+                                "(dice are written 11112, 1,1,1,1,2 or 1 1 1 1 2)"),
+    (["1", "2", "3", "4"], "argument --dice: expected 5 dice, got 4: [1, 2, 3, 4] (dice are written 11112, "
+                           "1,1,1,1,2 or 1 1 1 1 2)"),
+])
+def test_dice_written_one_a_word_are_read_and_a_wrong_die_says_how_dice_are_written(capsys, dice, message):
+    status, out, err = run(capsys, "advise", "--rules", "yahtzee", "--dice", *dice, "--rolls-left", "0", "--top", "1")
+    assert (status, out, err) == (2, "", f"yatzy: error: {message}\n")
+    spaced = run(capsys, "advise", "--rules", "yahtzee", "--dice", "1", "2", "3", "4", "5", "--rolls-left", "0")
+    assert spaced == run(capsys, "advise", "--rules", "yahtzee", "--dice", "12345", "--rolls-left", "0")

@@ -111,7 +111,8 @@ def test_the_sample_is_seeded_and_compressible(rules_file, tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--what", "values", "--sample", "5"], "argument --sample: only with --what positions"),
-    (["--what", "positions", "--sample", "-1"], "argument --sample: must be >= 0"),
+    (["--what", "positions", "--sample", "-1"], "argument --sample: must be 0..100,000,000"),
+    (["--what", "positions", "--sample", str(10 ** 12)], "argument --sample: must be 0..100,000,000 (10**8 rows"),
     (["--what", "positions", "--rules", "maxi-yatzy"], "save rolls"),
 ])
 def test_bad_arguments(tmp_path, argv, message):
@@ -125,3 +126,70 @@ def test_starts_cover_every_reachable_state():
     solution = solve(TINY, progress=False)
     assert start_states(solution).tolist() == [0, 1, 2]
     assert np.isclose(solution.values[0], solution.expected_score)
+
+
+def test_turn_starts_can_be_left_out_and_integers_stay_integers(rules_file, tmp_path):
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pyarrow")
+    args = ("export", "--what", "positions", "--rules-file", str(rules_file), "--sample", "20", "--seed", "7")
+    status, printed, _ = call(*args, "--no-starts", str(tmp_path / "turns.jsonl"))
+    assert status == 0 and "20 rows (0 turn starts, 20 in-turn)" in printed
+    meta, rows = read_jsonl(tmp_path / "turns.jsonl")
+    assert meta["rows"] == {"start": 0, "in_turn": 20} and {row["kind"] for row in rows} == {"in_turn"}
+    assert all(type(row[k]) is int for row in rows for k in ("state", "used", "upper_total", "rolls_left", "best"))
+    assert call(*args, "--format", "parquet", str(tmp_path / "all.parquet"))[0] == 0
+    frame = pd.read_parquet(tmp_path / "all.parquet")
+    assert {k: str(frame[k].dtype) for k in ("state", "used", "upper_total", "rolls_left", "best")} == \
+        {"state": "Int64", "used": "Int64", "upper_total": "Int16", "rolls_left": "Int8", "best": "Int16"}
+    assert frame["best"].isna().sum() == 3 and frame["rolls_left"].iloc[3:].tolist() == [r["rolls_left"] for r in rows]
+    status, _, err = call("export", "--no-starts", "--rules-file", str(rules_file), str(tmp_path / "v"))
+    assert status == 2 and "argument --no-starts: only with --what positions" in err
+
+
+def full_disk(*args, **kwargs):
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("what, patch", [
+    (["--what", "values"], "pathlib.Path.write_bytes"),
+    (["--what", "positions"], "yatzy_core.engine.dataset.write_jsonl"),
+    (["--what", "positions", "--format", "parquet"], "yatzy_core.engine.dataset.write_parquet"),
+])
+def test_a_full_disk_is_one_line_and_leaves_no_file(rules_file, tmp_path, monkeypatch, what, patch):
+    """Exit 1 (the command was right; run it again once there is room), one line, no traceback,
+    nothing left where OUT would be (the partial file is removed)."""
+    if "parquet" in what:
+        pytest.importorskip("pyarrow")
+    out = tmp_path / "out" / "table"
+    out.parent.mkdir()
+
+    def half_then_full(path, *args, **kwargs):       # some bytes written, then the disk is full
+        with open(path, "wb") as f:
+            f.write(b"x" * 100)
+        full_disk()
+    monkeypatch.setattr(patch, half_then_full)
+    status, printed, err = call("export", *what, "--rules-file", str(rules_file), str(out))
+    assert (status, printed) == (1, "") and err.count("\n") == 1 and "Traceback" not in err
+    assert err == f"yatzy: error: cannot write {out}: No space left on device; nothing was written (make room and run again)\n"
+    assert list(out.parent.iterdir()) == []
+
+
+@pytest.mark.parametrize("what", [["--what", "values"], ["--what", "positions"]])
+def test_out_made_by_another_program_meanwhile_is_a_clear_error_and_the_result_is_kept(
+        rules_file, tmp_path, monkeypatch, what):
+    from yatzy_core.cli import args as cli_args
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out" / "table"
+    out.parent.mkdir()
+    commit = cli_args.OutputFile.commit
+
+    def someone_else_first(self):
+        self.path.write_text("theirs")
+        commit(self)
+    monkeypatch.setattr(cli_args.OutputFile, "commit", someone_else_first)
+    status, printed, err = call("export", *what, "--rules-file", str(rules_file), "out/table")
+    assert (status, printed) == (2, "") and "FileExistsError" not in err
+    assert err == ("yatzy: error: argument OUT: out/table appeared meanwhile (another program made it); "
+                   "the result is kept beside it as table.new\n")
+    assert out.read_text() == "theirs" and sorted(p.name for p in out.parent.iterdir()) == ["table", "table.new"]
+    assert (out.parent / "table.new").stat().st_size > 100

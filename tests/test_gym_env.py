@@ -108,3 +108,24 @@ def test_random_agent_regret_sums_to_its_shortfall_exactly(solution):
     assert regret + score == pytest.approx(solution.expected_score, abs=1e-9)
     assert regret > 1 and score < solution.expected_score - 1
     assert len(memo) > 100
+
+
+@pytest.mark.parametrize("action", [3.7, "12", True, np.float64(1.0), None, [1]])
+def test_an_action_that_is_no_whole_number_is_refused(solution, action):
+    env = Env(SMALL, solution=solution)
+    _, info = env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"^action must be a whole number, an option index 0\.\.\d+, got "):
+        env.step(action)
+    best = np.int64(info["best"])
+    obs, reward, done, truncated, after = env.step(best)             # numpy integers are fine
+    assert not truncated and after["step_regret"] == 0.0
+
+
+@pytest.mark.parametrize("options, message", [
+    ([1], "options must be a dict"), ({"position": "abc"}, "options: position must be a dict"),
+    ({"position": {"counts": [2, 0, 0], "used": 1, "upper_total": 500, "yahtzee_bonus": 0, "rolls_left": 1}},
+     "upper_total: position 0: the used upper boxes cannot make this upper total"),
+])
+def test_a_reset_position_that_cannot_be_is_refused(solution, options, message):
+    with pytest.raises(ValueError, match=message):
+        Env(SMALL, solution=solution).reset(options=options)

@@ -195,6 +195,7 @@ RESOLVE_NAMES = {
     "engine.solver", "engine.cache", "engine.solutions", "engine.position",   # solve, get_solution,
                                                       # solution_for, Position.make
     "engine.saved",                                   # solve_saved (chapter 10)
+    "engine.batch_advice",                            # advise_batch: inputs checked before the table
     "objectives.distribution",                        # optimal_play, score_distribution, ...
     "objectives.targets", "objectives.risk",          # solve_targets, target_table, solve_risk,
                                                       # risk_table (chapter 8)

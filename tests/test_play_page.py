@@ -396,3 +396,21 @@ def test_a_link_says_what_is_wrong_and_the_last_game_is_kept(browser, served):
     expect(page.locator("#turn")).to_contain_text("turn 1 of 15")
     assert problems == []
     page.close()
+
+
+def test_a_hostile_table_header_is_a_visible_error_before_any_work(browser, served):
+    """A header promising 14 dice, signed so that only the header's own checks can refuse it
+    (it froze the page for a minute), is one message on the page."""
+    from test_value_tables import forged, header_of
+
+    def hostile(route):
+        data = gzip.decompress(route.fetch().body())
+        header = header_of(data)
+        header["scoring"]["n_dice"] = 14
+        return gzipped(forged(header, data[-4 * header["count"]:]))
+    page, _ = open_page(browser, "about:blank", PHONE)
+    page.route("**/tables/yahtzee-no-bonus.values.gz",
+               lambda route: route.fulfill(status=200, body=hostile(route), content_type="application/gzip"))
+    page.goto(f"{served}#mode=ask&rules=yahtzee-no-bonus")
+    expect(page.locator("#error")).to_contain_text("scoring.n_dice must be a whole number 1..6, got 14")
+    page.close()

@@ -5,7 +5,10 @@ import contextlib
 import gzip
 import hashlib
 import io
+import json
 import struct
+import tracemalloc
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +38,7 @@ def test_the_file_reads_back_to_the_solvers_values(small):
     data = value_table(small)
     table = read_value_table(data)
     space = StateSpace(SMALL)
-    assert data[:8] == MAGIC and struct.unpack_from("<I", data, 8)[0] == 1
+    assert data[:8] == MAGIC and struct.unpack_from("<I", data, 8)[0] == 2
     assert table.values.dtype == np.dtype("<f4") and len(table.values) == space.size == 16 * 21 * 2
     reach = space.reachable
     assert np.array_equal(table.values[reach], small.values[reach].astype("<f4"))
@@ -45,9 +48,9 @@ def test_the_file_reads_back_to_the_solvers_values(small):
     assert (h["rules"], h["fingerprint"], h["layout"], h["value_type"], h["count"]) == \
         ("small-yahtzee", rules_fingerprint(SMALL), "dense", "float32-le", space.size)
     assert (h["n_boxes"], h["n_upper"], h["n_flags"]) == (4, 21, 2)
-    assert h["sha256"] == hashlib.sha256(table.values.tobytes()).hexdigest()
+    assert data[16:48] == hashlib.sha256(data[48:]).digest()               # header and values
     assert rulefile.loads(h["rule_file"]) == SMALL                          # a game log's rules
-    assert (16 + struct.unpack_from("<I", data, 12)[0]) % 4 == 0            # values aligned for a Float32Array
+    assert (48 + struct.unpack_from("<I", data, 12)[0]) % 4 == 0            # values aligned for a Float32Array
 
 
 def test_gzip_compressed_reads_the_same_and_is_the_same_every_time(small):
@@ -69,14 +72,100 @@ def test_scoring_is_data_a_reader_needs_no_rules_for():
 @pytest.mark.parametrize("damage, message", [
     (lambda d: d[:-1] + bytes([d[-1] ^ 1]), "SHA-256"),
     (lambda d: b"NOTVALUE" + d[8:], "magic"),
-    (lambda d: d[:8] + struct.pack("<I", 2) + d[12:], "format version 2"),
+    (lambda d: d[:8] + struct.pack("<I", 1) + d[12:], "format version 1, this reader reads version 2"),
     (lambda d: d[:-4], "bytes of values"),
-    (lambda d: d[:16] + b"[" + d[17:], "damaged header"),
+    (lambda d: d[:48] + b"[" + d[49:], "damaged header"),
+    (lambda d: d.replace(b'"yahtzee_bonus":100', b'"yahtzee_bonus":999'), "SHA-256"),   # the header is covered
+    (lambda d: d.replace(b"[0,0,25,0]", b"[0,0,99,0]", 1), "SHA-256"),                  # a full house's score
     (lambda d: gzipped(d)[:-9], "gzip"),
 ])
 def test_a_damaged_file_is_refused(small, damage, message):
     with pytest.raises(ValueError, match=message):
         read_value_table(damage(value_table(small)))
+
+
+def forged(header, values: bytes = b"", tail: bytes = b"") -> bytes:
+    """A file with this header (dict or raw JSON text) and a SHA-256 that matches: only the
+    header's own checks can refuse it."""
+    text = header if isinstance(header, bytes) else json.dumps(header).encode()
+    text += b" " * (-(48 + len(text)) % 4)
+    rest = text + values + tail
+    return struct.pack("<8sII32s", MAGIC, 2, len(text), hashlib.sha256(rest).digest()) + rest
+
+
+def header_of(data: bytes) -> dict:
+    return json.loads(data[48:48 + struct.unpack_from("<I", data, 12)[0]])
+
+
+def changed(small, **fields) -> bytes:
+    """The small table re-signed with header fields changed (`scoring__x` changes scoring's x)."""
+    data = value_table(small)
+    header = header_of(data)
+    for key, value in fields.items():
+        if key.startswith("scoring__"):
+            header["scoring"][key[9:]] = value
+        elif value is None:
+            del header[key]
+        else:
+            header[key] = value
+    return forged(header, data[-4 * header_of(data)["count"]:])
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"n_upper": 20}, r"header count 672 is not 2\*\*n_boxes \* n_upper \* n_flags = 640"),
+    ({"n_upper": 20, "count": 640}, "the shape .n_upper 20, n_flags 2. disagrees with the scoring"),
+    ({"n_boxes": 5, "count": 1344}, r"'boxes' and 'upper_faces' must be 5 names"),
+    ({"n_boxes": 3, "count": 336}, r"'yahtzee_index' must be a whole number -1..2, got 3"),
+    ({"count": 1e400}, r"'count' must be a whole number 1..268,435,456, got inf"),
+    ({"count": True}, r"'count' must be a whole number"),
+    ({"scoring": None}, "no 'scoring' object"),
+    ({"scoring__n_dice": 14}, r"'n_dice' must be a whole number 1..6, got 14"),
+    ({"scoring__n_dice": 30}, r"'n_dice' must be a whole number 1..6, got 30"),
+    ({"scoring__upper_cap": 40}, "disagrees with the scoring"),
+    ({"scoring__tracks_yahtzee_bonus": False}, "disagrees with the scoring"),
+    ({"scoring__rolls": [[1, 1, 1, 1, 1]]}, "'rolls' must be 252 rows of 5"),
+    ({"scoring__score_table": [[0, 0, 0]] * 252}, "'score_table' must be 252 rows of 4"),
+    ({"expected_score": "NaN"}, "'expected_score' must be a finite number"),
+    ({"layout": "sparse"}, "this reader reads 'yatzy-state-values' 'dense'"),
+    ({"rules": ["yahtzee"]}, "'rules' .a name. and 'rule_file' .text or null. are damaged"),
+    ({"rule_file": 7}, "'rules' .a name. and 'rule_file' .text or null. are damaged"),
+])
+def test_a_header_that_disagrees_with_itself_is_refused_before_any_work(small, fields, message):
+    with pytest.raises(ValueError, match=message):
+        read_value_table(changed(small, **fields))
+
+
+@pytest.mark.parametrize("text, message", [
+    (b"null", "a JSON NoneType, not an object"),
+    (b"[" * 200_000 + b"]" * 200_000, "damaged header"),
+    (b'{"count": 1e400}', "this reader reads"),
+])
+def test_hostile_headers_are_one_clear_refusal(text, message):
+    with pytest.raises(ValueError, match=message):
+        read_value_table(forged(text))
+
+
+def test_a_gzip_bomb_is_inflated_no_further_than_the_header_promises(small):
+    data = value_table(small)
+    zeros = zlib.compressobj(9, zlib.DEFLATED, 31)
+    bomb = zeros.compress(forged(header_of(data), data[-4 * 672:]))
+    chunk = bytes(1 << 20)
+    bomb += b"".join(zeros.compress(chunk) for _ in range(64)) + zeros.flush()   # 64 MB more, 65 kB sent
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match="more bytes than the header's 672 float32 values"):
+            read_value_table(bomb)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20                           # never the 64 MB it would inflate to
+    assert len(bomb) < 200_000
+
+
+def test_a_header_longer_than_the_reader_reads_is_refused_unread():
+    data = struct.pack("<8sII32s", MAGIC, 2, 1 << 30, bytes(32))
+    with pytest.raises(ValueError, match="a header of 1,073,741,824 bytes; this reader reads up to 8,388,608"):
+        read_value_table(data)
 
 
 def test_bad_arguments_are_named(small):

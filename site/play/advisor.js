@@ -12,9 +12,10 @@
 // No rule is written here: the scores, the joker values and the bonuses come from the table's
 // header (`scoring`).
 
-export const MAGIC = "YATZYVAL";
-export const FORMAT_VERSION = 1;
-export const LAYOUT = "dense";
+import { checkHeader, readTableFile, shown } from "./tablefile.js";
+
+export { checkHeader, FORMAT, FORMAT_VERSION, LAYOUT, LIMITS, MAGIC, VALUE_TYPE } from "./tablefile.js";
+
 /** Options whose values differ by at most TIE count as equally good (float32 values). */
 export const TIE = 1e-4;
 
@@ -39,57 +40,15 @@ export async function loadTable(url, options = {}) {
 }
 
 /**
- * A table from a file's bytes, gzip-compressed or not: header read, SHA-256 of the values checked.
+ * A table from a file's bytes, gzip-compressed or not, checked first (tablefile.js: the header's
+ * fields bounded and agreeing before any work, no more inflated than promised, the SHA-256).
  * @param {Uint8Array} bytes the file (what `yatzy export --what values` writes)
  * @returns {Promise<Table>}
+ * @throws {Error} naming what is wrong
  */
 export async function parseTable(bytes) {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await gunzip(bytes);
-  const text = new TextDecoder();
-  if (bytes.length < 16 || text.decode(bytes.subarray(0, 8)) !== MAGIC) {
-    throw new Error(`not a state-value table (no ${MAGIC} magic)`);
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const version = view.getUint32(8, true);
-  if (version !== FORMAT_VERSION) throw new Error(`table format version ${version}, this page reads ${FORMAT_VERSION}`);
-  const length = view.getUint32(12, true);
-  let header;
-  try {
-    header = JSON.parse(text.decode(bytes.subarray(16, 16 + length)));
-  } catch (err) {
-    throw new Error(`the table's header is damaged (${err.message})`);
-  }
-  if (header.layout !== LAYOUT || header.value_type !== "float32-le") {
-    throw new Error(`table layout ${header.layout} of ${header.value_type} is not one this page reads`);
-  }
-  const body = bytes.slice(16 + length);          // a copy: aligned for Float32Array
-  if (body.length !== 4 * header.count) {
-    throw new Error(`the table holds ${body.length} bytes of values, its header says ${header.count} float32`);
-  }
-  const digest = await sha256(body);
-  if (digest !== header.sha256) {
-    throw new Error("checksum mismatch: the table's values do not match their SHA-256 (a damaged or changed file)");
-  }
-  return new Table(header, new Float32Array(body.buffer, 0, header.count));
-}
-
-async function gunzip(bytes) {
-  if (typeof DecompressionStream !== "function") {
-    throw new Error("this browser cannot decompress gzip (no DecompressionStream): use a current Chrome, Edge, Firefox or Safari");
-  }
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  try {
-    return new Uint8Array(await new Response(stream).arrayBuffer());
-  } catch (err) {
-    throw new Error(`the table is damaged (gzip: ${err.message || err})`);
-  }
-}
-
-async function sha256(bytes) {
-  const subtle = globalThis.crypto && globalThis.crypto.subtle;
-  if (!subtle) throw new Error("this browser cannot check the table (no Web Crypto: the page must be served over http://localhost or https)");
-  const hash = new Uint8Array(await subtle.digest("SHA-256", bytes));
-  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+  const { header, values } = await readTableFile(bytes);
+  return new Table(header, values);
 }
 
 // ---- dice: rolls and keepers as sorted multisets, in the package's order (game/dice.py) ------
@@ -156,6 +115,7 @@ export class Table {
    * @param {Float32Array} values one value per state index (the "dense" layout)
    */
   constructor(header, values) {
+    checkHeader(header);
     this.header = header;
     this.values = values;
     const s = header.scoring;
@@ -326,25 +286,30 @@ export class Table {
    */
   checkPosition(position) {
     const s = this.scoring;
-    const dice = position.dice || [];
-    if (dice.length !== s.n_dice) throw new Error(`dice: expected ${s.n_dice} dice, got ${dice.length}`);
+    if (position === null || typeof position !== "object") throw new Error(`a position is an object {dice, used, upperTotal, yahtzeeBonus, rollsLeft}, got ${position}`);
+    const dice = position.dice ?? [];
+    if (!Array.isArray(dice) || dice.length !== s.n_dice) throw new Error(`dice: expected ${s.n_dice} dice, got ${Array.isArray(dice) ? dice.length : shown(dice)}`);
     if (!dice.every((d) => Number.isInteger(d) && d >= 1 && d <= s.faces)) throw new Error(`dice must be whole numbers 1..${s.faces}`);
-    const used = position.used || [];
+    const used = position.used ?? [];
+    if (!Array.isArray(used)) throw new Error(`used must be a list of box names, got ${shown(used)}`);
     let mask = 0;
     for (const name of used) {
       const b = this.boxes.indexOf(name);
-      if (b < 0) throw new Error(`unknown box ${name}; boxes are: ${this.boxes.join(", ")}`);
+      if (b < 0) throw new Error(`unknown box ${typeof name === "string" ? name : shown(name)}; boxes are: ${this.boxes.join(", ")}`);
       if (mask >> b & 1) throw new Error(`box ${name} is given twice`);
       mask |= 1 << b;
     }
     if (used.length === this.nBoxes) throw new Error("all boxes are used: the game is over");
     if (s.forced_order && (mask & (mask + 1)) !== 0) throw new Error("these rules fill the boxes in card order");
-    const upperTotal = position.upperTotal || 0;
+    const upperTotal = position.upperTotal ?? 0;
+    if (!Number.isInteger(upperTotal) || upperTotal < 0) throw new Error(`upperTotal must be a whole number >= 0, got ${shown(upperTotal)}`);
     if (!upperTotals(s, mask).has(upperTotal)) throw new Error(`upper total ${upperTotal} cannot be made with the used upper boxes`);
     const rollsLeft = position.rollsLeft ?? s.rolls_per_turn - 1;
     if (!Number.isInteger(rollsLeft) || rollsLeft < 0 || rollsLeft > s.rolls_per_turn - 1) {
-      throw new Error(`rerolls left must be 0..${s.rolls_per_turn - 1}`);
+      throw new Error(`rerolls left must be 0..${s.rolls_per_turn - 1}, got ${shown(rollsLeft)}`);
     }
+    const bonus = position.yahtzeeBonus ?? false;
+    if (![true, false, 0, 1].includes(bonus)) throw new Error(`yahtzeeBonus must be true or false, got ${shown(bonus)}`);
     const flag = position.yahtzeeBonus ? 1 : 0;
     if (flag && !s.tracks_yahtzee_bonus) throw new Error(`rules ${this.name} have no Yahtzee bonus`);
     if (flag && !(mask >> s.yahtzee_index & 1)) throw new Error(`the Yahtzee bonus needs the ${this.boxes[s.yahtzee_index]} box used`);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { parseTable, TIE } from "../../site/play/advisor.js";
+import { checkHeader, parseTable, Table, TIE } from "../../site/play/advisor.js";
 import { header, table } from "./tables.mjs";
 
 const options = (t, position) => t.advise(position).map((o) => [o.label, o.expected, o.tie]);
@@ -77,36 +77,97 @@ test("a position that cannot be is refused with its reason", () => {
   assert.throws(() => t.advise({ dice: [1, 2, 3, 4, 5], rollsLeft: 3 }), /0\.\.2/);
 });
 
-async function fileOf(h, values, gzip) {
-  const text = new TextEncoder().encode(JSON.stringify(h));
-  const pad = (4 - ((16 + text.length) % 4)) % 4;
-  const bytes = new Uint8Array(16 + text.length + pad + values.byteLength);
+/** The file `yatzy export` writes (format 2): the SHA-256 over the header's bytes and the values. */
+async function fileOf(h, values, gzip, options = {}) {
+  const text = typeof h === "string" ? new TextEncoder().encode(h) : new TextEncoder().encode(JSON.stringify(h));
+  const pad = (4 - ((48 + text.length) % 4)) % 4;
+  const tail = options.tail || 0;                                   // bytes more than the header promises
+  const rest = new Uint8Array(text.length + pad + values.byteLength + tail);
+  rest.set(text);
+  rest.fill(32, text.length, text.length + pad);
+  rest.set(new Uint8Array(values.buffer), text.length + pad);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", rest));
+  if (options.after) options.after(rest);                           // changed after signing
+  const bytes = new Uint8Array(48 + rest.length);
   bytes.set(new TextEncoder().encode("YATZYVAL"));
-  new DataView(bytes.buffer).setUint32(8, 1, true);
+  new DataView(bytes.buffer).setUint32(8, 2, true);
   new DataView(bytes.buffer).setUint32(12, text.length + pad, true);
-  bytes.set(text, 16);
-  bytes.fill(32, 16 + text.length, 16 + text.length + pad);
-  bytes.set(new Uint8Array(values.buffer), 16 + text.length + pad);
+  bytes.set(digest, 16);
+  bytes.set(rest, 48);
   if (!gzip) return bytes;
   const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-test("a file is read gzip-compressed or not, and refused when its values do not match their SHA-256", async () => {
+test("a file is read gzip-compressed or not, and refused when its header or values do not match their SHA-256", async () => {
   const h = header(["chance"]);
   const values = new Float32Array([70 / 3, 0]);
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", values));
-  h.sha256 = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
   for (const gzip of [false, true]) {
     const t = await parseTable(await fileOf(h, values, gzip));
     assert.deepEqual(Array.from(t.values), [Math.fround(70 / 3), 0]);
   }
   const bad = new Float32Array([70 / 3 + 1, 0]);
-  await assert.rejects(parseTable(await fileOf(h, bad, true)), /checksum mismatch/);
+  const tamper = async (change) => parseTable(await fileOf(h, values, true, { after: change }));
+  await assert.rejects(tamper((rest) => { rest.set(new Uint8Array(bad.buffer), rest.length - 8); }), /checksum mismatch/);
+  // the header is covered too: chance scoring 1 1 1 1 1 as 9 instead of 5 changes every answer
+  const at = new TextDecoder().decode(await fileOf(h, values, false)).indexOf('"score_table":[[5]') - 48 + 16;
+  await assert.rejects(tamper((rest) => { rest[at] = "9".charCodeAt(0); }), /checksum mismatch/);
   await assert.rejects(parseTable(new Uint8Array(40)), /not a state-value table/);
   const broken = await fileOf(h, values, false);
-  broken[16] = 0x5b;                                                // "[" for "{": no longer an object's JSON
+  broken[48] = 0x5b;                                                // "[" for "{": no longer an object's JSON
   await assert.rejects(parseTable(broken), /header is damaged/);
+  const old = await fileOf(h, values, false);
+  new DataView(old.buffer).setUint32(8, 1, true);
+  await assert.rejects(parseTable(old), /format version 1, this page reads 2/);
+});
+
+test("hostile headers are refused before any work, each with one clear message", async () => {
+  const values = new Float32Array(2);
+  const h = header(["chance"]);
+  const withScoring = (fields) => ({ ...h, scoring: { ...h.scoring, ...fields } });
+  const cases = [
+    [withScoring({ n_dice: 14 }), /scoring\.n_dice must be a whole number 1\.\.6, got 14/],
+    [withScoring({ n_dice: 30 }), /scoring\.n_dice must be a whole number 1\.\.6, got 30/],
+    [withScoring({ n_dice: 6, faces: 12 }), /6 dice of 12 faces are more than this page plays/],
+    [withScoring({ yahtzee_bonus: 1000, tracks_yahtzee_bonus: true }), /disagrees with its scoring/],
+    [withScoring({ score_table: [[5]] }), /scoring\.score_table must be 252 rows of 1/],
+    [withScoring({ boxes: ["chance", "yahtzee"] }), /boxes and upper_faces must be 1 names/],
+    [{ ...h, n_upper: 2 }, /count 2 is not 2\*\*n_boxes \* n_upper \* n_flags = 4/],
+    [JSON.stringify(h).replace('"count":2', '"count":1e400'), /count must be a whole number 1\.\.33554432, got Infinity/],
+    [{ ...h, scoring: undefined }, /has no scoring/],
+    [{ ...h, rules: 7 }, /rules \(a name\) or rule_file \(text\) is damaged/],
+    ["null", /not a JSON object/],
+    ["[".repeat(200000) + "]".repeat(200000), /header is damaged/],
+    ['{"count": 1e400}', /not one this page reads/],
+  ];
+  for (const [bad, message] of cases) {
+    await assert.rejects(parseTable(await fileOf(bad, values, false)), message, String(message));
+  }
+  assert.throws(() => checkHeader({ ...h, n_flags: 2, count: 4 }), /disagrees with its scoring/);
+  assert.throws(() => new Table({ ...h, n_upper: 2 }, values), /count 2 is not/);    // a Table checks its header too
+  assert.equal(checkHeader(h), 2);
+});
+
+test("a gzip bomb is inflated no further than its header promises", async () => {
+  const h = header(["chance"]);
+  const bomb = await fileOf(h, new Float32Array(2), true, { tail: 64 << 20 });    // 64 MB of zeros after the values
+  assert.ok(bomb.length < 200000);
+  await assert.rejects(parseTable(bomb), /more bytes than its header's 2 float32 values/);
+});
+
+test("advise refuses a position's fields that are not what they stand for, not read as 0", () => {
+  const t = table(["fives", "sixes", "chance"], { upper_bonus: 35, threshold: 20 });
+  const dice = [1, 2, 3, 4, 5];
+  for (const upperTotal of [NaN, Infinity, -5, 3.5, "10", true]) {
+    assert.throws(() => t.advise({ dice, used: ["fives"], upperTotal }), /upperTotal must be a whole number >= 0/, String(upperTotal));
+  }
+  assert.throws(() => t.advise({ dice, rollsLeft: NaN }), /rerolls left must be 0\.\.2, got NaN/);
+  assert.throws(() => t.advise({ dice, rollsLeft: "1" }), /rerolls left must be 0\.\.2, got "1"/);
+  assert.throws(() => t.advise({ dice, yahtzeeBonus: "no" }), /yahtzeeBonus must be true or false, got "no"/);
+  assert.throws(() => t.advise({ dice, used: "fives" }), /used must be a list of box names/);
+  assert.throws(() => t.advise({ dice: "12345" }), /expected 5 dice, got "12345"/);
+  assert.throws(() => t.advise(null), /a position is an object/);
+  assert.equal(t.advise({ dice, used: ["fives"], upperTotal: 0, rollsLeft: 0 })[0].label, "score chance");
 });
 
 test("tables exported by the package give the package's advice", { skip: !process.env.YATZY_JS_FIXTURE }, async () => {

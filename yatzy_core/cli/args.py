@@ -201,8 +201,25 @@ class OutputFile:
             _check_target(self.path, str(self.path), True, self.name)   # nothing swapped in since
             os.replace(self.tmp, self.path)
             return
-        os.link(self.tmp, self.path)
+        try:
+            os.link(self.tmp, self.path)
+        except FileExistsError:         # another program made it while the work ran: keep both
+            kept = self._keep()
+            raise ValueError(f"argument {self.name}: {short(str(self.path), 80)} appeared meanwhile (another "
+                             f"program made it); the result is kept beside it as {short(kept.name, 80)}") from None
         os.unlink(self.tmp)
+
+    def _keep(self) -> Path:
+        """The finished result under a free name beside the target (NAME.new, NAME.new2, ...)."""
+        for n in range(1, 1000):
+            kept = self.path.with_name(f"{self.path.name}.new{n if n > 1 else ''}")
+            try:
+                os.link(self.tmp, kept)
+                return kept
+            except FileExistsError:
+                continue
+        raise ValueError(f"argument {self.name}: {short(str(self.path))} appeared while this ran, and so did "
+                         "999 names beside it")
 
     def discard(self) -> None:
         if self.tmp.exists():

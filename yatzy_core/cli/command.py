@@ -64,6 +64,18 @@ def add_solve_parser(subparsers) -> None:
     p.set_defaults(run=run_solve)
 
 
+def _cache_stamp(rules: Rules, use_cache: bool):
+    """The cached table's (modification time, size), or None when there is none to read."""
+    from ..engine.cache import cache_path, cacheable
+    if not use_cache or not cacheable(rules):
+        return None
+    try:
+        found = os.stat(cache_path(rules))
+    except OSError:
+        return None
+    return found.st_mtime_ns, found.st_size
+
+
 def run_solve(args) -> int:
     rules = get_rules(args.rules)
     if rules.saved_rolls:
@@ -71,11 +83,16 @@ def run_solve(args) -> int:
     if args.checkpoint is not None:
         raise ValueError(f"argument --checkpoint: only for a game with saved rolls (rules {rules.name!r} "
                          "are solved in minutes and cached)")
+    before = _cache_stamp(rules, not args.no_cache)
     start = time.perf_counter()
     solution = get_solution(rules, use_cache=not args.no_cache, progress=True)
     elapsed = time.perf_counter() - start
     print(f"expected score: {solution.expected_score:.4f}")
-    print(f"time: {elapsed:.2f} s (solving took {solution.seconds:.2f} s)")
+    if before is not None and before == _cache_stamp(rules, True):     # the file read, not rewritten
+        print(f"time: loaded from the cache in {elapsed:.2f} s; solving it took {solution.seconds:.2f} s "
+              "when it was made")
+    else:
+        print(f"time: solved in {elapsed:.2f} s")
     if args.std:
         start = time.perf_counter()
         print(f"std: {solution.std:.4f} ({time.perf_counter() - start:.2f} s)")
@@ -114,7 +131,8 @@ def _solve_saved(args, rules) -> int:
 def add_advise_parser(subparsers) -> None:
     p = subparsers.add_parser("advise", help="rank every choice in a position by expected score")
     rules_argument(p)
-    p.add_argument("--dice", required=True, type=text, help="the dice showing: 11112 or 1,1,1,1,2")
+    p.add_argument("--dice", required=True, type=text, nargs="+", metavar="DICE",
+                   help="the dice showing: 11112, 1,1,1,1,2 or 1 1 1 1 2")
     p.add_argument("--rolls-left", type=whole(), default=None, metavar="N",
                    help="rerolls still allowed this turn: 2 after the first roll, 0 after the last")
     p.add_argument("--used", default="", metavar="BOXES", type=text,
@@ -135,13 +153,19 @@ def add_advise_parser(subparsers) -> None:
 def position_of(args) -> Position:
     """Position.make with one flag more at a time, so an error names the flag that caused it."""
     given, position = {}, None
-    for name, key, value in (("--dice", "dice", args.dice), ("--used", "used", args.used),
+    dice = ",".join(args.dice) if isinstance(args.dice, list) else args.dice    # 1 2 3 4 5: one die a word
+    for name, key, value in (("--dice", "dice", dice), ("--used", "used", args.used),
                              ("--upper", "upper_total", args.upper),
                              ("--rolls-left", "rolls_left", args.rolls_left),
                              ("--yahtzee-bonus", "yahtzee_bonus", args.yahtzee_bonus)):
         given[key] = value
         with flag(name):
-            position = Position.make(args.rules, **given)
+            try:
+                position = Position.make(args.rules, **given)
+            except ValueError as err:
+                if name == "--dice" and "write them" not in str(err):
+                    raise ValueError(f"{err} (dice are written 11112, 1,1,1,1,2 or 1 1 1 1 2)") from None
+                raise
     return position
 
 

@@ -37,9 +37,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..game.checks import instance_of, whole_number
 from ..game.dice import counts_of
-from ..game.rules import Rules
+from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
+from .position import upper_totals
 from .solutions import solution_for
 from .solver import Solution
 from .turn import NEG, TIE, score_box
@@ -138,6 +140,8 @@ def random_positions(rules: Rules, n: int, rng: np.random.Generator) -> dict[str
     >>> sorted(p), p["counts"].sum(axis=1).tolist()
     (['counts', 'rolls_left', 'upper_total', 'used', 'yahtzee_bonus'], [5, 5, 5])
     """
+    whole_number("n", n)
+    instance_of("rng", rng, np.random.Generator, "a numpy Generator (np.random.default_rng(seed))")
     space = StateSpace(rules)
     states = np.flatnonzero(space.reachable)
     states = states[space.decode(states)[0] != (1 << rules.n_boxes) - 1]
@@ -158,12 +162,16 @@ def advise_batch(rules: str | Rules, counts, used, upper_total, yahtzee_bonus, r
     this turn. The option index: this module's docstring. ValueError naming the argument for a
     bad one; a game with saved rolls is not advised in bulk. `solution` and `use_cache` as for
     `solution_for` (the whole game's table is solved or read once)."""
-    solution = solution_for(rules, solution, use_cache=use_cache)
-    rules, space = solution.rules, solution.space
+    rules = get_rules(rules)        # the inputs are checked first; solution_for checks `solution`
     if rules.saved_rolls:
         raise ValueError(f"rules: {rules.name!r} save rolls; a game with saved rolls is advised one "
                          "position at a time (advise), not in bulk")
+    space = StateSpace(rules)
+    counts = _integers("counts", counts, None, ndim=2, width=rules.faces)
     states, rolls, rolls_left = _checked(rules, space, counts, used, upper_total, yahtzee_bonus, rolls_left)
+    if choice is not None:          # every row checked before the table is solved or read
+        choice = _choice(rules, space, choice, counts, states, rolls, rolls_left)
+    solution = solution_for(rules, solution, use_cache=use_cache)
     values = np.full((len(states), option_count(rules)), NEG)
     for at in range(0, len(states), CHUNK):
         part = slice(at, at + CHUNK)
@@ -172,10 +180,7 @@ def advise_batch(rules: str | Rules, counts, used, upper_total, yahtzee_bonus, r
     _keepers(rules, space, solution.values, states, rolls, rolls_left, values)
     best = _best(rules, values)
     value = values[np.arange(len(best)), best]
-    regret = None
-    if choice is not None:
-        choice = _choice(choice, values)
-        regret = value - values[np.arange(len(best)), choice]
+    regret = None if choice is None else value - values[np.arange(len(best)), choice]
     return BatchAdvice(values, best, value, regret)
 
 
@@ -202,36 +207,60 @@ def _best(rules: Rules, values: np.ndarray) -> np.ndarray:
     return np.argsort(preference)[rank.min(axis=1)]
 
 
-def _choice(choice, values: np.ndarray) -> np.ndarray:
-    """`choice` as (N,) option indices, each legal in its position; ValueError naming it."""
-    choice = _integers("choice", choice, len(values))
-    n_options = values.shape[1]
-    if ((choice < 0) | (choice >= n_options)).any():
-        i = int(np.flatnonzero((choice < 0) | (choice >= n_options))[0])
+def _choice(rules: Rules, space: StateSpace, choice, counts, states, rolls, rolls_left) -> np.ndarray:
+    """`choice` as (N,) option indices, each legal in its position, checked before any work (a
+    box allowed there; a keeper inside the dice, with a reroll left); ValueError naming the first
+    bad row."""
+    choice = _integers("choice", choice, len(states))
+    n_options = option_count(rules)
+    outside = (choice < 0) | (choice >= n_options)
+    if outside.any():
+        i = int(np.flatnonzero(outside)[0])
         raise ValueError(f"choice: position {i}: option {int(choice[i])} is not in 0..{n_options - 1}")
-    illegal = ~np.isfinite(values[np.arange(len(values)), choice])
-    if illegal.any():
-        i = int(np.flatnonzero(illegal)[0])
-        raise ValueError(f"choice: position {i}: option {int(choice[i])} is not legal there "
-                         "(a used or forbidden box, a keeper not in the dice, or a keeper with no reroll left)")
+    box = choice < rules.n_boxes
+    legal = np.zeros(len(choice), dtype=bool)
+    legal[box] = score_box(space, states[box], rolls[box], choice[box]).allowed
+    keeper = rules.dice.keepers[np.where(box, 0, choice - rules.n_boxes)]
+    legal[~box] = ((keeper <= counts).all(axis=1) & (rolls_left > 0))[~box]
+    if not legal.all():
+        i = int(np.flatnonzero(~legal)[0])
+        raise ValueError(f"choice: position {i}: option {int(choice[i])} ({option_labels(rules)[choice[i]]}) is not "
+                         "legal there (a used or forbidden box, a keeper not in the dice, or a keeper with no reroll left)")
     return choice
 
 
-def _integers(name: str, value, n: int | None, ndim: int = 1) -> np.ndarray:
-    """`value` as an int64 array of `ndim` dimensions (n rows when n is given); ValueError naming it."""
+def _integers(name: str, value, n: int | None, ndim: int = 1, width: int | None = None) -> np.ndarray:
+    """`value` as an int64 array of `ndim` dimensions (n rows when n is given); a list stands for
+    the array it lists (`[]`: no rows); ValueError naming it."""
     a = np.asarray(value)
+    if a.shape == (0,) and not isinstance(value, np.ndarray):   # [] is float64 to numpy: no rows here
+        a = np.zeros((0,) if ndim == 1 else (0, width or 0), dtype=np.int64)
     if a.dtype == bool:
         a = a.astype(np.int64)
     if a.dtype.kind not in "iu" or a.ndim != ndim or (n is not None and len(a) != n):
         want = f"{ndim}-dimensional whole numbers" + (f" for {n} positions" if n is not None else "")
         raise ValueError(f"{name} must be {want}, got {a.dtype} of shape {a.shape}")
+    if a.dtype == np.uint64 and (a > np.iinfo(np.int64).max).any():
+        raise ValueError(f"{name} must be whole numbers below 2**63, got {int(a.max())}")
     return a.astype(np.int64)
+
+
+def _makeable(rules: Rules, used: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    """(N,) bool: each upper total is one its used upper boxes can hold, uncapped, by the rule
+    `Position.make` uses (`position.upper_totals`): 500 with every upper box used is not."""
+    upper_bits = sum(1 << b for b, box in enumerate(rules.boxes) if box.is_upper)
+    groups = used & upper_bits
+    out = np.zeros(len(used), dtype=bool)
+    for group in np.unique(groups):
+        rows = groups == group
+        names = [rules.box_names[b] for b in range(rules.n_boxes) if group >> b & 1]
+        out[rows] = np.isin(upper[rows], sorted(upper_totals(rules, names)))
+    return out
 
 
 def _checked(rules: Rules, space: StateSpace, counts, used, upper_total, yahtzee_bonus, rolls_left):
     """(state, roll, rolls_left) int64 arrays of valid positions; ValueError naming the argument
     and the first bad position."""
-    counts = _integers("counts", counts, None, ndim=2)
     n = len(counts)
     dice = rules.dice
 
@@ -242,8 +271,8 @@ def _checked(rules: Rules, space: StateSpace, counts, used, upper_total, yahtzee
 
     if counts.shape[1] != rules.faces:
         raise ValueError(f"counts must have {rules.faces} columns (dice per face), got {counts.shape[1]}")
-    bad("counts", (counts < 0).any(axis=1) | (counts.sum(axis=1) != rules.n_dice),
-        f"dice per face must be >= 0 and add up to {rules.n_dice}")
+    bad("counts", ((counts < 0) | (counts > rules.n_dice)).any(axis=1) | (counts.sum(axis=1) != rules.n_dice),
+        f"dice per face must be 0..{rules.n_dice} and add up to {rules.n_dice}")     # no sum that wraps
     used, upper, flag, left = (_integers(name, a, n) for name, a in
                                (("used", used), ("upper_total", upper_total), ("yahtzee_bonus", yahtzee_bonus),
                                 ("rolls_left", rolls_left)))
@@ -258,6 +287,7 @@ def _checked(rules: Rules, space: StateSpace, counts, used, upper_total, yahtzee
             f"the flag needs the {rules.yahtzee_box!r} box used")
     if rules.forced_order:
         bad("used", (used & (used + 1)) != 0, "boxes are filled in card order: the first boxes only")
+    bad("upper_total", ~_makeable(rules, used, upper), "the used upper boxes cannot make this upper total")
     states = space.index(used, np.minimum(upper, rules.upper_cap), flag)
     bad("upper_total", ~space.reachable[states], "the used upper boxes cannot make this upper total")
     weights = (rules.n_dice + 1) ** np.arange(rules.faces, dtype=np.int64)

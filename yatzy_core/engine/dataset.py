@@ -23,7 +23,9 @@ Rows (one table; `kind` says which columns are filled, the others are null):
 The metadata (Parquet: the schema's metadata key "yatzy"; JSON Lines: the first line, an object
 with the one key "meta", then one row per line, holding only its kind's columns) states the rules (name, fingerprint, rule file),
 the objective, the option index and names, the tie rule, the sampling, the seed and the row
-counts. `best` alone is a poor training label where options tie (equally good moves, one picked
+counts. Integer columns are nullable integers in Parquet (the schema's "pandas" metadata names
+them, so `pandas.read_parquet` gives Int8/Int16/Int64 with <NA>, not float64 with NaN) and
+plain numbers in JSON Lines. `best` alone is a poor training label where options tie (equally good moves, one picked
 by a convention): a learner should treat every option in `ties` as optimal.
 """
 from __future__ import annotations
@@ -83,14 +85,15 @@ def start_states(solution: Solution) -> np.ndarray:
     return states[space.decode(states)[0] != (1 << space.n_boxes) - 1]
 
 
-def row_chunks(solution: Solution, sample: int, seed: int) -> Iterator[tuple[str, dict]]:
-    """(kind, columns) chunks in file order: the turn-start states, then the sampled positions
-    CHUNK at a time. List columns are (offsets, flat values) pairs."""
+def row_chunks(solution: Solution, sample: int, seed: int, starts: bool = True) -> Iterator[tuple[str, dict]]:
+    """(kind, columns) chunks in file order: the turn-start states (unless `starts` is False),
+    then the sampled positions CHUNK at a time. List columns are (offsets, flat values) pairs."""
     space, rules = solution.space, solution.rules
-    states = start_states(solution)
-    used, upper, flag = space.decode(states)
-    yield "start", {"state": states, "used": used, "upper_total": upper, "yahtzee_bonus": flag == 1,
-                    "value": solution.values[states]}
+    if starts:
+        states = start_states(solution)
+        used, upper, flag = space.decode(states)
+        yield "start", {"state": states, "used": used, "upper_total": upper, "yahtzee_bonus": flag == 1,
+                        "value": solution.values[states]}
     positions = random_positions(rules, sample, np.random.default_rng(seed))
     for at in range(0, sample, CHUNK):
         part = {name: a[at:at + CHUNK] for name, a in positions.items()}
@@ -148,6 +151,15 @@ def parquet_module(name: str = "format"):
     return pyarrow
 
 
+def _pandas_metadata(types: dict) -> dict:
+    """The schema metadata pandas reads back a frame's column types from, naming each integer
+    column's nullable type (Int8, Int16, Int64): pandas.read_parquet then gives whole numbers with
+    <NA> on the rows of the other kind, not float64 with NaN."""
+    columns = [{"name": name, "field_name": name, "pandas_type": str(kind), "numpy_type": "I" + str(kind)[1:],
+                "metadata": None} for name, kind in types.items() if str(kind) in ("int8", "int16", "int64")]
+    return {"index_columns": [], "column_indexes": [], "columns": columns, "pandas_version": "2.0.0"}
+
+
 def write_parquet(path, meta: dict, chunks) -> int:
     """One row group per chunk, the metadata in the schema (key "yatzy"); the rows written."""
     pa = parquet_module()
@@ -155,7 +167,8 @@ def write_parquet(path, meta: dict, chunks) -> int:
              "yahtzee_bonus": pa.bool_(), "value": pa.float64(), "counts": pa.list_(pa.int8()),
              "rolls_left": pa.int8(), "options": pa.list_(pa.int16()), "option_values": pa.list_(pa.float64()),
              "best": pa.int16(), "ties": pa.list_(pa.int16())}
-    schema = pa.schema([(name, types[name]) for name in COLUMNS], metadata={"yatzy": json.dumps(meta)})
+    schema = pa.schema([(name, types[name]) for name in COLUMNS],
+                       metadata={"yatzy": json.dumps(meta), "pandas": json.dumps(_pandas_metadata(types))})
     rows = 0
     with pa.parquet.ParquetWriter(str(path), schema, compression="zstd") as writer:
         for kind, columns in chunks:

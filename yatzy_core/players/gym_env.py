@@ -96,7 +96,12 @@ class Env(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        if options is not None and not isinstance(options, dict):
+            raise ValueError(f"options must be a dict such as {{'position': {{...}}}}, got {type(options).__name__}")
         position = (options or {}).get("position")
+        if position is not None and not isinstance(position, dict):
+            raise ValueError(f"options: position must be a dict of counts, used, upper_total, yahtzee_bonus "
+                             f"and rolls_left, got {type(position).__name__}")
         self._score, self._over = 0, False
         if position is None:
             self._card = (0, 0, 0)
@@ -108,7 +113,7 @@ class Env(gymnasium.Env):
     def step(self, action):
         if self._advice is None or self._over:
             raise RuntimeError("the game is over or not started: call reset()")
-        action = int(action)
+        action = _action(action, self.action_space.n)
         legal = 0 <= action < self.action_space.n and bool(self._advice.legal[action])
         regret = float(self._advice.regret[action]) if legal else self._advice.value   # nan: advice=False
         reward = 0.0
@@ -202,3 +207,18 @@ class Env(gymnasium.Env):
             return {"action_mask": a.legal.astype(np.int8), "score": self._score}
         return {"action_mask": a.legal.astype(np.int8), "value": a.value, "regret": a.regret.copy(),
                 "best": a.best, "score": self._score}
+
+
+def _action(action, n: int) -> int:
+    """An action as an int: a whole number (numpy's included, a 0-d integer array too), never a
+    float, a bool or text, which int() would quietly turn into another option; ValueError naming it.
+
+    >>> _action(np.int64(12), 223), _action(np.array(3), 223)
+    (12, 3)
+    """
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be a whole number, an option index 0..{n - 1}, got {action!r}")
+    return int(action)
+
