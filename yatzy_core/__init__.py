@@ -10,6 +10,7 @@ from .version import __version__
 from .game.dice import DiceSpace, counts_of, dice_of, dice_space
 from .game.scoring import Box
 from .game.rules import Rules, get_rules, rule_names
+from .game.rulefile import load as rules_from_file, loads as rules_from_text   # a rule file (TOML), read and checked
 from .game.states import StateSpace, layer_sizes
 from .engine.turn import (TIE, ExpUtility, TargetLanes, Turn, best_subkeeper, box_values, evaluate,
                           keeper_values, preferred_box, preferred_keeper, score_box, turn_values)
@@ -59,7 +60,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "__version__", "DiceSpace", "counts_of", "dice_of", "dice_space",
-    "Box", "Rules", "get_rules", "rule_names", "StateSpace", "layer_sizes",
+    "Box", "Rules", "get_rules", "rule_names", "rules_from_file", "rules_from_text", "StateSpace", "layer_sizes",
     "TIE", "ExpUtility", "TargetLanes", "Turn", "best_subkeeper", "box_values", "evaluate",
     "keeper_values", "preferred_box", "preferred_keeper", "score_box", "turn_values",
     "Solution", "solve", "brute_force_value", "get_solution", "solution_for",

@@ -68,7 +68,7 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position (see Position.make), got {type(position).__name__}")
     instance_of("objective", objective, AdviceObjective, "an objective: MaxMean(), AtLeast, Beat or Risk")
-    objective = objective.checked(position.rules)
+    objective.check(position.rules)
     if position.rules.saved_rolls:
         if isinstance(solution, SavedSolution):
             return _saved_advice_from(position, whole_saved_solution(position.rules, solution))

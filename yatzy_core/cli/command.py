@@ -131,7 +131,7 @@ def add_advise_parser(subparsers) -> None:
     p.set_defaults(run=run_advise)
 
 
-def position_of(args) -> Position:
+def position_from_flags(args) -> Position:
     """Position.make with one flag more at a time, so an error names the flag that caused it."""
     given, position = {}, None
     for name, key, value in (("--dice", "dice", args.dice), ("--used", "used", args.used),
@@ -145,7 +145,7 @@ def position_of(args) -> Position:
 
 
 def run_advise(args) -> int:
-    position = position_of(args)
+    position = position_from_flags(args)
     objective = objective_of(args, position)
     table = None
     from .long_work import announce_work
@@ -170,8 +170,9 @@ def objective_of(args, position: Position):
         with flag("--points"):
             position.points_so_far(points)
     with flag(asked or "--points"):
-        return objective_for(kind, points=points, total=args.goal, score=args.beat, theta=args.risk).checked(
-            position.rules)
+        objective = objective_for(kind, points=points, total=args.goal, score=args.beat, theta=args.risk)
+        objective.check(position.rules)
+        return objective
 
 
 def _aim(args) -> tuple[str, str]:

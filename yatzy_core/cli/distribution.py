@@ -81,7 +81,9 @@ def policy_of(args, rules) -> tuple[str, AdviceObjective]:
 
     if args.risk is not None:
         with flag("--risk"):
-            return f"risk theta={args.risk:g}", Risk(args.risk).checked(rules)
+            risk = Risk(args.risk)
+            risk.check(rules)
+            return f"risk theta={args.risk:g}", risk
     goal, name = (args.goal, "--goal") if args.beat is None else (args.beat + 1, "--beat")
     if goal is None:
         return "max-mean", MEAN

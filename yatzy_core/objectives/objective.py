@@ -1,7 +1,7 @@
 """What a player plays for: the one place an objective is defined, and everything it knows how to do.
 
 An objective is an object every caller asks (the advisor, the CLI, the explorer, the coach, the
-grades), never a tag it switches on. Each one checks itself against the rules once (`checked`),
+grades), never a tag it switches on. Each one checks itself against the rules once (`check`),
 names its table (`table`), values the choices of a position (`turn`: the turn engine's values
 and how to read the objective's number from them), plays a whole game forward (`play`), gives
 the final-score outlook from a position (`outlook`), and says how much work a call will be
@@ -49,11 +49,11 @@ class AdviceObjective:
     label: ClassVar[str] = ""                # heads a column of its values (the explorer, the CLI)
     saved_rolls: ClassVar[bool] = False      # advised in games with saved rolls too
 
-    def checked(self, rules: Rules) -> "AdviceObjective":
-        """This objective, refused (ValueError naming the argument) where `rules` cannot play it."""
+    def check(self, rules: Rules) -> None:
+        """Refuse (ValueError naming the argument) rules this objective cannot be played in; returns
+        nothing, so that neither the objective nor the rules can be taken for its result."""
         if rules.saved_rolls and not self.saved_rolls:
             raise ValueError(f"objective: a game with saved rolls ({rules.name!r}) is advised for the mean only")
-        return self
 
     def table(self, position: Position, use_cache: bool = True, progress: bool = False):
         """The solved table that answers `position` (Solution, Targets or RiskTable)."""
@@ -105,10 +105,11 @@ class AdviceObjective:
 
 
 @dataclass(frozen=True)
-class MaxMean(engine.MaxMean, AdviceObjective):
+class MaxMean(AdviceObjective):
     """The best average: expected points still to come (also the turn engine's own sum)."""
 
     saved_rolls: ClassVar[bool] = True
+    label: ClassVar[str] = "expected points still to come"
     words: ClassVar[str] = "best average"
 
     def table(self, position, use_cache=True, progress=False):
@@ -119,7 +120,7 @@ class MaxMean(engine.MaxMean, AdviceObjective):
         return table.values
 
     def lanes(self, table):
-        return engine.MEAN
+        return engine.MEAN_LANES
 
     def pick(self, position):
         return lambda a: a
@@ -264,7 +265,7 @@ class Beat(AtLeast):
 @dataclass(frozen=True)
 class Risk(AdviceObjective):
     """A risk appetite: theta < 0 cautious, > 0 bold (0 is the best average: use MaxMean). The
-    range a rule set allows is checked against the rules (`checked`, `risk.check_theta`)."""
+    range a rule set allows is checked against the rules (`check`, `risk.check_theta`)."""
 
     theta: float
     measure: ClassVar[str] = "certainty_equivalent"
@@ -283,19 +284,19 @@ class Risk(AdviceObjective):
     def words(self) -> str:
         return f"risk θ={self.theta:g}"
 
-    def checked(self, rules):
+    def check(self, rules):
         from .risk import check_theta
-        AdviceObjective.checked(self, rules)
+        AdviceObjective.check(self, rules)
         check_theta(self.theta, rules)
-        return self
 
     def table(self, position, use_cache=True, progress=False):
         from .tables import risk_table_for
-        return risk_table_for(position, self.checked(position.rules).theta, use_cache, progress)
+        self.check(position.rules)
+        return risk_table_for(position, self.theta, use_cache, progress)
 
     def turn(self, position, table=None, use_cache=True, mean=None):
         from .risk import RiskTable
-        self.checked(position.rules)
+        self.check(position.rules)
         instance_of("solution", table, RiskTable, "a RiskTable (risk_table) for this appetite", optional=True)
         if table is not None and (table.rules != position.rules or table.theta != self.theta):
             raise ValueError(f"the risk table is for {table.rules.name!r} and theta={table.theta:g}, "
@@ -314,7 +315,8 @@ class Risk(AdviceObjective):
     def play(self, rules, use_cache=True, progress=False):
         from .policy_play import risk_play
         from .risk import risk_table
-        return risk_play(risk_table(rules, self.checked(rules).theta, use_cache=use_cache, progress=progress),
+        self.check(rules)
+        return risk_play(risk_table(rules, self.theta, use_cache=use_cache, progress=progress),
                          progress=progress)
 
     def outlook(self, position, scored, use_cache=True):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm.auto import tqdm
 
-from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, prune, read_trusted,
+from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, read_trusted, remove_oldest,
                             write_trusted)
 from ..engine.compiled.layout import tables
 from ..engine.compiled.target_kernel import CHUNK
@@ -171,7 +171,7 @@ def risk_table(rules: str | Rules, theta: float, use_cache: bool = True, progres
         write_trusted(path, rules, table.utilities, FORMAT, theta=theta, seconds=table.seconds,
                       layout=layout_digest(space))
         family = re.compile(re.escape(path.name[:-len(_risk_kind(theta)) - 4]) + r"risk-[0-9a-f]{16}\.npz")
-        prune(path, family, RISK_TABLES)
+        remove_oldest(path, family, RISK_TABLES)
     return cached_for(rules, _risk_kind(theta), load, lambda: _solved(rules, theta, progress=progress), save,
                       use_cache)
 

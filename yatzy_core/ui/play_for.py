@@ -79,7 +79,8 @@ def play_for(position: Position, objective: str, scored: int | None = None, tota
             whole_number(name, v)
     if objective == "risk" and not theta:
         raise ValueError("a risk appetite of 0 is the best average: move the slider off 0")
-    goal = objective_for(objective, points=scored, total=total, score=score, theta=theta).checked(position.rules)
+    goal = objective_for(objective, points=scored, total=total, score=score, theta=theta)
+    goal.check(position.rules)
     goal.ready(position)
     return goal
 
