@@ -8,7 +8,8 @@ import yatzy_core
 from yatzy_core.advice.advisor import Advice, advise
 from yatzy_core.advice.coach import Game
 from yatzy_core.advice.objective_advice import target_advice, risk_advice
-from yatzy_core.objectives.objective import AtLeast, Beat, MaxMean, Risk
+from yatzy_core.objectives.appetite import Risk
+from yatzy_core.objectives.objective import AtLeast, Beat, MaxMean
 from yatzy_core.cli.command import main
 from yatzy_core.engine import turn as engine_turn
 from yatzy_core.engine.position import Position

@@ -19,7 +19,9 @@ from .engine.bruteforce import brute_force_value
 from .engine.cache import get_solution
 from .engine.solutions import solution_for
 from .advice.advisor import Advice, advise, rest_of_game
-from .objectives.objective import AdviceObjective, AtLeast, Beat, MaxMean, Risk, objective_for
+from .objectives.objective import AdviceObjective, AtLeast, Beat, MaxMean
+from .objectives.appetite import Risk
+from .objectives.registry import objective_for
 from .engine.position import Position, rerolls_left
 from .engine.solved import SolvedTable
 from .engine.subgame import subgame_rules
