@@ -124,7 +124,7 @@ class ExpUtility:
         real_number("theta", self.theta)
 
     def terminal(self, size: int) -> np.ndarray:
-        return np.full(size, np.sign(self.theta))
+        return np.broadcast_to(np.sign(self.theta), (size,) + np.shape(self.theta)).copy()   # a lane per theta
 
     def combine(self, points, later):
         return np.exp(self.theta * _expand(points, later)) * later
