@@ -38,7 +38,7 @@ from .compiled.layout import tables, vectorizing
 from .compiled.target_kernel import solve_states
 from .turn import Objective, turn_values
 
-__all__ = ["Operator", "Solved", "solve_table", "reference_table"]
+__all__ = ["Operator", "Solved", "table_layout", "solve_table", "reference_table"]
 
 
 @dataclass(frozen=True)
@@ -66,8 +66,11 @@ class Solved:
     seconds: float
 
 
-def _layout(space: StateSpace, operator: Operator, layers) -> tuple[np.ndarray, np.ndarray, int]:
-    """Each state's band and where it starts; only distinct states own storage unless dense."""
+def table_layout(space: StateSpace, operator: Operator, layers) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each state's band and where it starts in the data, and the data's length, for `layers`
+    (`StateSpace.backward`): only distinct states own storage, the others point at their
+    representative's, unless dense (every state its own lanes). A table read from disk is laid
+    out by this too."""
     band = np.zeros(space.size, dtype=np.int64)
     offset = np.zeros(space.size, dtype=np.int64)
     if operator.dense:
@@ -80,6 +83,8 @@ def _layout(space: StateSpace, operator: Operator, layers) -> tuple[np.ndarray, 
         band[distinct] = operator.widths(space, distinct)
         offset[distinct] = used + np.cumsum(band[distinct]) - band[distinct]
         used += int(band[distinct].sum())
+    for layer, _, reps in layers:
+        band[layer], offset[layer] = band[reps], offset[reps]
     return band, offset, used
 
 
@@ -90,7 +95,7 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
     s, t = tables(space.rules)
     start = time.perf_counter()
     layers = list(space.backward(space.n_boxes, within))   # the full card too
-    band, offset, used = _layout(space, operator, layers)
+    band, offset, used = table_layout(space, operator, layers)
     data = np.zeros(max(used, 1), dtype=dtype)
     rows = data[:used].reshape(space.size, -1) if operator.dense else None
 
@@ -109,8 +114,6 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
             for_each_chunk(distinct, kernel, bar)
             if operator.dense:
                 rows[layer] = rows[reps]
-            else:
-                band[layer], offset[layer] = band[reps], offset[reps]
     return Solved(band, offset, data, time.perf_counter() - start)
 
 

@@ -35,7 +35,7 @@ from ..engine.cache import (CacheError, CacheWarning, cache_path, cacheable, cac
 from ..engine.compiled.layout import Settings, Tables, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
-from ..engine.table_solver import Operator, solve_table
+from ..engine.table_solver import Operator, solve_table, table_layout
 from ..engine.turn import TargetLanes
 
 __all__ = ["TARGET_WIDTH", "Targets", "bands", "most_gain", "max_total", "default_cap", "table_cap",
@@ -198,9 +198,7 @@ def _load(path, rules: Rules, n_max: int, dtype) -> Targets:
     stored, wanted = (int(fields["n_max"]), str(fields["dtype"])), (n_max, np.dtype(dtype).name)
     if stored != wanted:
         raise CacheError(f"{path} holds targets up to {stored[0]} in {stored[1]}, not {n_max} in {wanted[1]}")
-    layers, band, offset, used = _layout(space, n_max, 0)
-    for layer, _, reps in layers:
-        band[layer], offset[layer] = band[reps], offset[reps]
+    band, offset, used = table_layout(space, target_operator(rules, n_max), list(space.backward(space.n_boxes)))
     if len(fields["numbers"]) != max(used, 1):
         raise CacheError(f"{path} is damaged (holds {len(fields['numbers'])} numbers, {used} expected)")
     return Targets(rules, n_max, band, offset, fields["numbers"].astype(wanted[1]), float(fields["seconds"]))
