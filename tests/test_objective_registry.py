@@ -9,6 +9,8 @@ from typing import ClassVar
 
 import pytest
 
+import yatzy_core
+
 from yatzy_core.cli.args import chosen_objective, objective_flags
 from yatzy_core.objectives import registry
 from yatzy_core.objectives.appetite import Risk
@@ -88,6 +90,7 @@ def test_a_structured_parameter_plugs_in_without_a_switch(toy):
     assert (kind, values, flag) == (Toy, {"opponent": Lead(("ones", "twos"), 12)}, "--toy-opponent")
     assert objective_for("toy-versus", **values) == Toy(Lead(("ones", "twos"), 12))
     assert "toy-versus" in registry.titles() and "toy-versus" not in offered()   # no widget: CLI only
+    assert yatzy_core.Toy is Toy                                                 # at the front door
     with pytest.raises(SystemExit):
         parsed("--toy-opponent", "ones")
     with pytest.raises(ValueError, match="taken"):

@@ -53,7 +53,11 @@ _HOME = {name: module for module, names in _LAZY.items() for name in names}
 
 def __getattr__(name: str):
     if name not in _HOME:
-        raise AttributeError(f"module 'yatzy_core' has no attribute {name!r}")
+        from .objectives.registry import REGISTRY   # every registered objective, by its class name
+        found = next((kind for kind in REGISTRY.values() if kind.__name__ == name), None)
+        if found is None:
+            raise AttributeError(f"module 'yatzy_core' has no attribute {name!r}")
+        return found
     from importlib import import_module
     value = getattr(import_module(f".{_HOME[name]}", __name__), name)
     globals()[name] = value
