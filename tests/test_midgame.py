@@ -114,7 +114,8 @@ def test_bad_arguments(solutions):
 
 from test_turn import TINY  # noqa: E402
 from yatzy_core.objectives.midgame import risk_position_distribution, target_position_distribution  # noqa: E402
-from yatzy_core.objectives.objective import AtLeast, Risk  # noqa: E402
+from yatzy_core.objectives.appetite import Risk  # noqa: E402
+from yatzy_core.objectives.objective import AtLeast  # noqa: E402
 from yatzy_core.objectives.risk import risk_table  # noqa: E402
 from yatzy_core.objectives.targets import solve_targets  # noqa: E402
 

@@ -19,7 +19,7 @@ from yatzy_core.objectives import targets as targets_module
 from yatzy_core.engine.cache import cache_path
 from yatzy_core.objectives.risk import certainty_equivalent, risk_table, solve_risk
 from yatzy_core.objectives.targets import bands, solve_targets
-from yatzy_core.engine.turn import MEAN, TargetLanes, ExpUtility, turn_values
+from yatzy_core.engine.turn import MEAN_LANES, TargetLanes, ExpUtility, turn_values
 
 N = 45   # past TINY's most points (2 + 4 + 10 + 12 + bonus 10 = 38)
 

@@ -12,7 +12,7 @@ from yatzy_core.engine.bruteforce import brute_force_value
 from yatzy_core.game.rules import Rules, get_rules
 from yatzy_core.game.scoring import Box, n_of_a_kind_fixed, total, upper
 from yatzy_core.game.states import StateSpace
-from yatzy_core.engine.turn import (MEAN, TIE, TargetLanes, ExpUtility, box_values, evaluate, preferred_box,
+from yatzy_core.engine.turn import (MEAN_LANES, TIE, TargetLanes, ExpUtility, box_values, evaluate, preferred_box,
                                     preferred_keeper, ranked, score_box, turn_values)
 
 # two dice, three rolls a turn, an upper bonus of 10 once ones + twos reach 4
@@ -76,7 +76,7 @@ def brute(rules, combine=None, terminal=0.0, target=None):
 
 
 def test_mean_matches_the_exact_brute_force():
-    _, values = solve_with(TINY, MEAN)
+    _, values = solve_with(TINY, MEAN_LANES)
     assert values[0] == pytest.approx(float(brute_force_value(TINY)), abs=1e-12)
     assert values[0] == pytest.approx(brute(TINY, lambda p, later: p + later), abs=1e-12)
     assert brute_force_value(TINY) > Fraction(16)   # a real game: more than chance twice
@@ -88,7 +88,7 @@ def test_exponential_utility_matches_brute_force(theta):
     sign = np.sign(theta)
     want = brute(TINY, lambda p, later: exp(theta * p) * later, terminal=sign)
     assert values[0] == pytest.approx(want, rel=1e-12)
-    mean = solve_with(TINY, MEAN)[1][0]
+    mean = solve_with(TINY, MEAN_LANES)[1][0]
     certainty = np.log(sign * values[0]) / theta     # risk seeking above the mean, averse below
     assert (certainty > mean) if theta > 0 else (certainty < mean)
 

@@ -10,6 +10,7 @@ from .version import __version__
 from .game.dice import DiceSpace, counts_of, dice_of, dice_space
 from .game.scoring import Box
 from .game.rules import Rules, get_rules, rule_names
+from .game.rulefile import load as rules_from_file, loads as rules_from_text   # a rule file (TOML), read and checked
 from .game.states import StateSpace, layer_sizes
 from .engine.turn import (TIE, ExpUtility, TargetLanes, Turn, best_subkeeper, box_values, evaluate,
                           keeper_values, preferred_box, preferred_keeper, score_box, turn_values)
@@ -18,7 +19,9 @@ from .engine.bruteforce import brute_force_value
 from .engine.cache import get_solution
 from .engine.solutions import solution_for
 from .advice.advisor import Advice, advise, rest_of_game
-from .objectives.objective import AdviceObjective, AtLeast, Beat, MaxMean, Risk, objective_for
+from .objectives.objective import AdviceObjective, AtLeast, Beat, MaxMean
+from .objectives.appetite import Risk
+from .objectives.registry import objective_for
 from .engine.position import Position, rerolls_left
 from .engine.solved import SolvedTable
 from .engine.subgame import subgame_rules
@@ -50,7 +53,11 @@ _HOME = {name: module for module, names in _LAZY.items() for name in names}
 
 def __getattr__(name: str):
     if name not in _HOME:
-        raise AttributeError(f"module 'yatzy_core' has no attribute {name!r}")
+        from .objectives.registry import REGISTRY   # every registered objective, by its class name
+        found = next((kind for kind in REGISTRY.values() if kind.__name__ == name), None)
+        if found is None:
+            raise AttributeError(f"module 'yatzy_core' has no attribute {name!r}")
+        return found
     from importlib import import_module
     value = getattr(import_module(f".{_HOME[name]}", __name__), name)
     globals()[name] = value
@@ -59,7 +66,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "__version__", "DiceSpace", "counts_of", "dice_of", "dice_space",
-    "Box", "Rules", "get_rules", "rule_names", "StateSpace", "layer_sizes",
+    "Box", "Rules", "get_rules", "rule_names", "rules_from_file", "rules_from_text", "StateSpace", "layer_sizes",
     "TIE", "ExpUtility", "TargetLanes", "Turn", "best_subkeeper", "box_values", "evaluate",
     "keeper_values", "preferred_box", "preferred_keeper", "score_box", "turn_values",
     "Solution", "solve", "brute_force_value", "get_solution", "solution_for",

@@ -22,7 +22,7 @@ from ..engine.solutions import solution_for
 from ..engine.solver import Solution, solve
 from ..engine.subgame import full_table_at_hand, subgame_rules
 from ..game.states import StateSpace
-from ..objectives.objective import MEAN, AdviceObjective, MaxMean
+from ..objectives.objective import MEAN, AdviceObjective
 from .ranking import Advice, choice_dict, choice_label, choices
 
 __all__ = ["Advice", "advise", "choices", "rest_of_game", "choice_label", "choice_dict"]
@@ -68,7 +68,7 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
     if not isinstance(position, Position):
         raise TypeError(f"position must be a Position (see Position.make), got {type(position).__name__}")
     instance_of("objective", objective, AdviceObjective, "an objective: MaxMean(), AtLeast, Beat or Risk")
-    objective = objective.checked(position.rules)
+    objective.check(position.rules)
     if position.rules.saved_rolls:
         if isinstance(solution, SavedSolution):
             return _saved_advice_from(position, whole_saved_solution(position.rules, solution))
@@ -79,7 +79,7 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
     if isinstance(solution, AdviceObjective):
         raise TypeError(f"solution must be a solved table or None, got {type(solution).__name__} "
                         "(an objective goes as objective=...)")
-    if not isinstance(objective, MaxMean):   # a goal or an appetite: the objective values the choices
+    if not objective.mean_play:   # a goal or an appetite: the objective values the choices
         from ..objectives.midgame import mean_turn   # numba's kernels: only when asked
         space = StateSpace(position.rules)
         mean = mean_turn(space, position.state(space), use_cache)   # the tie-breaker, once

@@ -20,7 +20,8 @@ from .advisor import advise
 from .ranking import Advice
 from ..engine.position import Position
 from ..game.checks import instance_of, whole_number
-from ..objectives.objective import AtLeast, Risk, position_of
+from ..objectives.appetite import Risk
+from ..objectives.objective import AtLeast, position_of
 from ..objectives.risk import RiskTable
 from ..objectives.targets import Targets
 

@@ -20,7 +20,7 @@ from ..game.checks import is_control
 
 __all__ = [
     "short", "printable", "text", "path", "folder", "whole", "rules_argument", "rules_flag", "builtin_rules",
-    "strategy_name", "strategy_list", "flag", "OutputFile"]
+    "strategy_name", "strategy_list", "flag", "OutputFile", "objective_flags", "parameter_type", "chosen_objective", "card_flags"]
 
 MAX_TEXT = 200      # longest value any text flag accepts (dice, box lists, names)
 MAX_PATH = 4096     # longest path (Linux's PATH_MAX)
@@ -94,13 +94,19 @@ def whole(lo: int | None = None, hi: int | None = None, why: str = ""):
     return convert
 
 
-def theta(value: str) -> float:
-    """A risk appetite: a number. Its range depends on the rules' points, so `run_advise`
-    checks it with `risk.check_theta` once the rules are known."""
-    try:
-        return float(text(value))
-    except ValueError:
-        raise ArgumentTypeError(f"invalid number: {short(value)!r}") from None
+def number(lo: float | None = None, hi: float | None = None):
+    """A type for a number flag in lo..hi (None: no limit that side). A risk appetite's range
+    depends on the rules' points, so `Risk.check` checks it once the rules are known."""
+    def convert(value: str) -> float:
+        try:
+            x = float(text(value))
+        except ValueError:
+            raise ArgumentTypeError(f"invalid number: {short(value)!r}") from None
+        if (lo is not None and x < lo) or (hi is not None and x > hi):
+            raise ArgumentTypeError(f"must be between {lo} and {hi}, got {short(x)}")
+        return x
+    convert.__name__ = "number"
+    return convert
 
 
 def rules_argument(parser) -> None:
@@ -119,16 +125,59 @@ def rules_flag(args) -> str:
 
 
 def objective_flags(parser, ranks: str) -> None:
-    """--goal T, --beat S, --risk THETA, one at most: what `advise` ranks by (`ranks` "rank the choices by") or
-    what `distribution` plays for ("play every turn for"): both commands read the flags alike."""
+    """Every registered objective's flags (`objectives.registry`; --goal T, --beat S, --risk THETA),
+    the first flag of each in one group, so one objective at most: what `advise` ranks by (`ranks`
+    "rank the choices by") or what `distribution` plays for ("play every turn for")."""
+    from ..objectives.registry import REGISTRY
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--goal", type=whole(0, 2000), default=None, metavar="T",
-                       help=f"{ranks} the chance to reach a final total of at least T")
-    group.add_argument("--beat", type=whole(0, 1999), default=None, metavar="S",
-                       help=f"{ranks} the chance to beat S (a final total of S + 1 or more)")
-    group.add_argument("--risk", type=theta, default=None, metavar="THETA",
-                       help=f"{ranks} the certainty equivalent under E[exp(THETA * points)]: < 0 cautious, "
-                            "> 0 bold; 1e-7 <= |THETA| <= 700 / the rules' most total (0.444 for yahtzee)")
+    for objective in REGISTRY.values():
+        for i, p in enumerate(objective.parameters):
+            (parser if i else group).add_argument(p.flag, type=parameter_type(p), default=None, metavar=p.metavar,
+                                                  dest=_dest(p), help=p.help.format(ranks=ranks))
+
+
+def _dest(parameter) -> str:
+    return parameter.flag.lstrip("-").replace("-", "_")
+
+
+def parameter_type(parameter):
+    """The argparse type of an objective's parameter: a whole number or a number in its range,
+    or a structured value read by its own `parse` (its ValueError becomes the flag's message).
+
+    >>> from yatzy_core.objectives.registry import objective_class
+    >>> parameter_type(objective_class("reach").parameters[0])("250")
+    250
+    """
+    if parameter.kind is int:
+        return whole(parameter.low, parameter.high, parameter.why)
+    if parameter.kind is float:
+        return number(parameter.low, parameter.high)
+
+    def convert(value: str):
+        try:
+            return parameter.parse(text(value))
+        except ValueError as err:
+            raise ArgumentTypeError(str(err)) from None
+    convert.__name__ = parameter.metavar
+    return convert
+
+
+def chosen_objective(args) -> tuple[type, dict, str | None]:
+    """(the objective class the flags choose, its parameters' values, the flag that chose it):
+    the mean's class and no flag when none was given."""
+    from ..objectives.registry import REGISTRY
+    for objective in REGISTRY.values():
+        if objective.parameters and getattr(args, _dest(objective.parameters[0])) is not None:
+            return (objective, {p.name: getattr(args, _dest(p)) for p in objective.parameters},
+                    objective.parameters[0].flag)
+    return next(o for o in REGISTRY.values() if o.mean_play), {}, None
+
+
+def card_flags() -> str:
+    """The flags of the objectives played from the points on the card ("--goal or --beat")."""
+    from ..objectives.registry import REGISTRY
+    flags = [o.parameters[0].flag for o in REGISTRY.values() if o.on_card and o.parameters]
+    return " or ".join([", ".join(flags[:-1]), flags[-1]] if len(flags) > 1 else flags)
 
 
 def builtin_rules(value: str):

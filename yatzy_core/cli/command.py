@@ -27,10 +27,12 @@ import warnings
 
 from ..version import __version__
 from ..advice.advisor import advise
-from ..objectives.objective import AtLeast, objective_for
+from ..objectives.objective import AtLeast
+from ..objectives.registry import objective_for
 from ..engine.position import Position, counted
 from ..engine.cache import CacheWarning, get_solution
-from .args import MAX_MESSAGE, flag, folder, objective_flags, printable, rules_argument, short, text, whole
+from .args import (MAX_MESSAGE, card_flags, chosen_objective, flag, folder, objective_flags, printable, rules_argument,
+                   short, text, whole)
 from .distribution import add_distribution_parser
 from .export import add_export_parser
 from .grade import add_grade_parser
@@ -145,12 +147,12 @@ def add_advise_parser(subparsers) -> None:
     p.add_argument("--no-cache", action="store_true",
                    help="solve afresh, neither reading nor writing the per-user cache")
     p.add_argument("--points", type=whole(0, 2000), default=None, metavar="P",
-                   help="points on the card so far, bonuses included (with --goal or --beat)")
+                   help=f"points on the card so far, bonuses included (with {card_flags()})")
     objective_flags(p, "rank the choices by")
     p.set_defaults(run=run_advise)
 
 
-def position_of(args) -> Position:
+def position_from_flags(args) -> Position:
     """Position.make with one flag more at a time, so an error names the flag that caused it."""
     given, position = {}, None
     dice = ",".join(args.dice) if isinstance(args.dice, list) else args.dice    # 1 2 3 4 5: one die a word
@@ -170,55 +172,42 @@ def position_of(args) -> Position:
 
 
 def run_advise(args) -> int:
-    position = position_of(args)
+    position = position_from_flags(args)
     objective = objective_of(args, position)
     table = None
     from .long_work import announce_work
     if announce_work(objective, position.rules, position, not args.no_cache):   # said first, solved with a bar
         table = objective.table(position, not args.no_cache, progress=True)
     ranked = advise(position, table, use_cache=not args.no_cache, objective=objective)
-    _print_advice(args, position, ranked[:args.top])
+    _print_advice(args, position, ranked[:args.top], objective)
     return 0
 
 
 def objective_of(args, position: Position):
-    """The advice objective the flags ask for: --goal/--beat (with --points), --risk, else the mean."""
-    if args.points is not None and args.goal is None and args.beat is None:
-        raise ValueError("argument --points: goes with --goal or --beat")
-    points = 0 if args.points is None else args.points
-    asked = next((name for name, value in (("--goal", args.goal), ("--beat", args.beat), ("--risk", args.risk))
-                  if value is not None), None)
-    if asked and position.rules.saved_rolls:
+    """The advice objective the flags ask for (`args.chosen_objective`: one flag of a registered
+    objective, with --points for one played from the card), else the mean; ValueError naming a flag."""
+    kind, values, asked = chosen_objective(args)
+    if args.points is not None and not kind.on_card:
+        raise ValueError(f"argument --points: goes with {card_flags()}")
+    if asked and position.rules.saved_rolls and not kind.saved_rolls:
         raise ValueError(f"argument {asked}: a game with saved rolls is advised for the mean only")
-    kind = {"--goal": "reach", "--beat": "beat", "--risk": "risk", None: "mean"}[asked]
-    if kind in ("reach", "beat"):
+    points = 0 if args.points is None else args.points
+    if kind.on_card:
         with flag("--points"):
             position.points_so_far(points)
     with flag(asked or "--points"):
-        return objective_for(kind, points=points, total=args.goal, score=args.beat, theta=args.risk).checked(
-            position.rules)
+        objective = objective_for(kind.key, points=points if kind.on_card else None, **values)
+        objective.check(position.rules)
+        return objective
 
 
-def _aim(args) -> tuple[str, str]:
-    """(the line saying what the ranking plays for, its column's head), or ("", "") for the mean."""
-    points = f" ({args.points or 0} points on the card now)"
-    if args.goal is not None:
-        return f"playing to reach a final total of at least {args.goal}{points}", f"P(>= {args.goal})"
-    if args.beat is not None:
-        return f"playing to beat {args.beat}: a final total of {args.beat + 1} or more{points}", f"P(> {args.beat})"
-    if args.risk is not None:
-        return (f"playing for the certainty equivalent of E[exp({args.risk:g} * points)] "
-                f"({'bold' if args.risk > 0 else 'cautious'})", "certainty eq.")
-    return "", ""
-
-
-def _print_advice(args, position, ranked) -> None:
+def _print_advice(args, position, ranked, objective) -> None:
     """The ranked choices as a table (the mean with its loss) or JSON."""
     if args.json:
         print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
         return
     print(printable(position))
-    aim, head = _aim(args)
+    aim, head = objective.aim(), objective.column
     if aim:
         print(aim)
     width = max(len(a.text) for a in ranked)

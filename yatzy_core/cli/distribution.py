@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from .args import flag, objective_flags, printable, rules_argument, rules_flag
-from ..objectives.objective import MEAN, AdviceObjective, AtLeast, Risk
+from .args import chosen_objective, flag, objective_flags, printable, rules_argument, rules_flag
+from ..objectives.objective import MEAN, AdviceObjective
+from ..objectives.registry import objective_for
 
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 
@@ -75,20 +76,16 @@ def figures(play, rules, optimal_mean: float | None = None) -> dict:
     }
 
 
-def policy_of(args, rules) -> tuple[str, AdviceObjective]:
-    """The policy the flags ask for, as (its name, its objective); ValueError naming a flag."""
-    from ..objectives.targets import max_total
-
-    if args.risk is not None:
-        with flag("--risk"):
-            return f"risk theta={args.risk:g}", Risk(args.risk).checked(rules)
-    goal, name = (args.goal, "--goal") if args.beat is None else (args.beat + 1, "--beat")
-    if goal is None:
-        return "max-mean", MEAN
-    if goal > max_total(rules) + 1:
-        raise ValueError(f"argument {name}: no game of {rules.name} reaches {goal} points "
-                         f"(at most {max_total(rules):,})")
-    return (f"goal {goal}" if args.beat is None else f"beat {args.beat}"), AtLeast(goal)
+def policy_of(args, rules) -> AdviceObjective:
+    """The objective whose whole-game policy the flags ask for (`args.chosen_objective`; one played
+    from the card starts from the empty one), checked for a whole game; ValueError naming a flag."""
+    kind, values, asked = chosen_objective(args)
+    if asked is None:
+        return MEAN
+    with flag(asked):
+        objective = objective_for(kind.key, points=0 if kind.on_card else None, **values)
+        objective.check(rules, whole_game=True)
+    return objective
 
 
 def play_of(rules, use_cache: bool, progress: bool, objective: AdviceObjective = MEAN):
@@ -108,21 +105,18 @@ def run_distribution(args) -> int:
     if rules.saved_rolls:
         raise ValueError(f"argument {rules_flag(args)}: {rules.name!r} saves rolls: the command gives its expected score "
                          f"and standard deviation (yatzy solve --std), not its whole distribution")
-    policy, objective = policy_of(args, rules)
+    objective = policy_of(args, rules)
     play = play_of(rules, not args.no_cache, not args.json, objective)
-    optimal = None if policy == "max-mean" else solution_for(rules, use_cache=not args.no_cache).expected_score
-    s = {**figures(play, rules, optimal), "policy": policy}
-    if isinstance(objective, AtLeast):
-        s["goal"] = objective.total
-        s["p_goal"] = play.distribution.p_at_least(objective.total)
+    optimal = None if objective.mean_play else solution_for(rules, use_cache=not args.no_cache).expected_score
+    s = {**figures(play, rules, optimal), "policy": objective.policy, **objective.summary(play.distribution)}
     if args.json:
         print(json.dumps({**s, "pmf": play.distribution.probabilities.tolist()}))
         return 0
-    how = "optimal play" if policy == "max-mean" else f"the {policy} policy"
+    how = "optimal play" if objective.mean_play else f"the {objective.policy} policy"
     print(f"{printable(rules.name)}: final score under {how} (exact)")
     print(f"mean {s['mean']:.4f}, std {s['std']:.4f}")
-    if "goal" in s:
-        print(f"P(total >= {s['goal']}): {s['p_goal']:.6f}")
+    for line in objective.summary_lines(s):
+        print(line)
     print("quantiles: " + ", ".join(f"{q}% {x}" for q, x in s["quantiles"].items()))
     print("P(total >= T): " + ", ".join(f"{x} {p:.6f}" for x, p in s["p_at_least"].items()))
     bonus = "none in these rules" if s["p_upper_bonus"] is None else f"{s['p_upper_bonus']:.6f}"

@@ -42,7 +42,7 @@ T = TypeVar("T")
 
 __all__ = ["CacheError", "CacheWarning", "cache_dir", "cache_path", "rules_fingerprint",
            "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "cached_for",
-           "get_solution", "new_file_mode", "remove_stale_temporaries", "prune", "never_cache", "cacheable"]
+           "get_solution", "new_file_mode", "remove_stale_temporaries", "remove_oldest", "never_cache", "cacheable"]
 
 
 class CacheError(ValueError):
@@ -205,7 +205,7 @@ def remove_stale_temporaries(folder: Path, now: float | None = None) -> list[Pat
     return removed
 
 
-def prune(kept: Path, family: re.Pattern, most: int) -> list[Path]:
+def remove_oldest(kept: Path, family: re.Pattern, most: int) -> list[Path]:
     """Delete the least recently written files of `kept`'s folder whose names fullmatch
     `family` (`kept`, just written, stays), so that at most `most` remain: a cache keyed by a
     free number (risk tables, one per theta) must not grow without bound. A link is removed

@@ -42,7 +42,7 @@ from ..game.rules import Rules
 from ..game.states import StateSpace
 from .basics import TIE
 
-__all__ = ["TIE", "NEG", "Objective", "MaxMean", "TargetLanes", "ExpUtility", "MEAN", "Scored",
+__all__ = ["TIE", "NEG", "Objective", "MeanLanes", "TargetLanes", "ExpUtility", "MEAN_LANES", "Scored",
            "score_box", "box_values", "scored_boxes", "keeper_values", "best_subkeeper", "Turn", "evaluate",
            "turn_values", "preferred_box", "preferred_keeper", "ranked"]
 
@@ -67,16 +67,13 @@ class Objective(Protocol):
 
 
 @dataclass(frozen=True)
-class MaxMean:
-    """Expected points still to come: V = points + V[next]. The advisor's objective for the best
-    average (`objective.MaxMean`) extends it, hence its `measure` and `label` here.
+class MeanLanes:
+    """Expected points still to come: V = points + V[next] (one lane; the combine of the
+    advisor's best average, `objectives.objective.MaxMean`).
 
-    >>> MaxMean().combine(np.array([2, 3]), np.array([10.0, 20.0]))
+    >>> MeanLanes().combine(np.array([2, 3]), np.array([10.0, 20.0]))
     array([12., 23.])
     """
-
-    measure: ClassVar[str] = "expected"
-    label: ClassVar[str] = "expected points still to come"
 
     def terminal(self, size: int) -> np.ndarray:
         return np.zeros(size)
@@ -127,7 +124,7 @@ class ExpUtility:
         real_number("theta", self.theta)
 
     def terminal(self, size: int) -> np.ndarray:
-        return np.full(size, np.sign(self.theta))
+        return np.broadcast_to(np.sign(self.theta), (size,) + np.shape(self.theta)).copy()   # a lane per theta
 
     def combine(self, points, later):
         return np.exp(self.theta * _expand(points, later)) * later
@@ -146,7 +143,7 @@ class ExpUtility:
         return np.where(np.isneginf(u), -np.inf, ce)
 
 
-MEAN = MaxMean()
+MEAN_LANES = MeanLanes()
 
 
 # ---- scoring a box -------------------------------------------------------------------------------
@@ -249,7 +246,7 @@ def score_box(space: StateSpace, states, rolls, boxes) -> Scored:
 
 # ---- the turn, backwards -----------------------------------------------------------------------
 
-def box_values(space: StateSpace, values, states: np.ndarray, objective: Objective = MEAN,
+def box_values(space: StateSpace, values, states: np.ndarray, objective: Objective = MEAN_LANES,
                scored: list[Scored] | None = None) -> np.ndarray:
     """(n_boxes, n_rolls, S, ...) value of scoring each roll in each box, from each state: the
     points now combined with the value of the next state; -inf where the box is not allowed.
@@ -360,7 +357,7 @@ def evaluate(space: StateSpace, final: np.ndarray, choose: bool = True, scale=No
 
 
 def turn_values(space: StateSpace, values: np.ndarray, states: np.ndarray,
-                objective: Objective = MEAN) -> np.ndarray:
+                objective: Objective = MEAN_LANES) -> np.ndarray:
     """Value at the start of the turn of each state in `states`, given `values` of later states."""
     instance_of("space", space, StateSpace, "a StateSpace (StateSpace(rules))")
     return evaluate(space, box_values(space, values, states, objective), choose=False).start

@@ -1,1 +1,6 @@
-"""Play for something other than the mean: targets, risk, and exact distributions of whole games."""
+"""Play for something other than the mean: targets, risk, and exact distributions of whole games.
+
+Importing the package registers every objective (`registry.REGISTRY`): a module that defines one
+is imported here, so that `objective_for` and the front ends see it however they are reached.
+"""
+from . import appetite, objective  # noqa: F401 (each registers its objectives)

@@ -1,16 +1,18 @@
-"""What a player plays for: the one place an objective is defined, and everything it knows how to do.
+"""What a player plays for: the protocol every objective answers, the best average and the goals.
 
 An objective is an object every caller asks (the advisor, the CLI, the explorer, the coach, the
-grades), never a tag it switches on. Each one checks itself against the rules once (`checked`),
+grades), never a tag it switches on. Each one checks itself against the rules once (`check`),
 names its table (`table`), values the choices of a position (`turn`: the turn engine's values
 and how to read the objective's number from them), plays a whole game forward (`play`), gives
 the final-score outlook from a position (`outlook`), and says how much work a call will be
 (`work`). `MaxMean()` is the best average (the turn engine's own objective: its `lanes` are the engine's
 sum); `AtLeast(total, points)` ranks by P(final total >= total) from a card holding `points`
-(bonuses included); `Beat(score, points)` is `AtLeast(score + 1, points)`; `Risk(theta)` ranks by
-the certainty equivalent under E[exp(theta * points)]. `objective_for` is the one place a name
-("mean", "reach", "beat", "risk") becomes an objective. A new objective is a class here with
-these methods, its engine combine (`engine.turn`) and, if its table is new, a table module.
+(bonuses included); `Beat(score, points)` is `AtLeast(score + 1, points)`; `appetite.Risk(theta)`
+ranks by the certainty equivalent under E[exp(theta * points)]. Each class is registered
+(`registry.registered`) with its key, title and parameters, and says what the CLI prints for it
+(`aim`, `column`, `policy`, `summary`): `objective_for`, the CLI's flags and the widgets' inputs
+come from the registry. A new objective is a class here with these methods, its engine combine
+(`engine.turn`) and, if its table is new, a table module.
 
 >>> Beat(223, points=200).goal, Beat(223).label
 (AtLeast(total=224, points=200), 'P(final > 223)')
@@ -29,14 +31,13 @@ import numpy as np
 
 from ..engine import turn as engine
 from ..engine.position import Position
-from ..game.checks import instance_of, real_number, whole_number
+from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules
+from .registry import Input, Parameter, objective_for, registered  # noqa: F401 (objective_for: the doctest)
 
-__all__ = ["AdviceObjective", "MaxMean", "AtLeast", "Beat", "Risk", "MEAN", "MEASURES", "OBJECTIVES",
-           "objective_for"]
+__all__ = ["AdviceObjective", "MaxMean", "AtLeast", "Beat", "MEAN", "MEASURES"]
 
 MEASURES = ("expected", "probability", "certainty_equivalent")
-OBJECTIVES = {"mean": "best average", "reach": "reach a total", "beat": "beat a score", "risk": "risk appetite"}
 OUTLOOK_OPEN = 11   # a goal's pass from 11 open boxes: 1.8-5.8 s (benchmarks/outlook.py, Yatzy and Yahtzee), 6-13 s
                     # from seeded random cards with the whole table read; from 12: 6.6-16 s and 11-31 s (2 cores).
                     # A risk pass is never refused: 1-3 s from 10-13 open, 8.4 s a whole Yatzy game
@@ -45,15 +46,71 @@ OUTLOOK_OPEN = 11   # a goal's pass from 11 open boxes: 1.8-5.8 s (benchmarks/ou
 class AdviceObjective:
     """What `advise` ranks the choices by, and what it knows how to do (see the module)."""
 
+    key: ClassVar[str]                       # its name in the registry (objective_for, the widgets' menus)
+    title: ClassVar[str]                     # its entry in the "Play for" menus
+    parameters: ClassVar[tuple[Parameter, ...]] = ()   # what it is made of (registry.Parameter)
+    on_card: ClassVar[bool] = False          # takes the `points` on the card (bonuses included)
     measure: ClassVar[str] = "expected"      # what its values are (an `Advice` field): one of MEASURES
-    label: ClassVar[str] = ""                # heads a column of its values (the explorer, the CLI)
+    label: ClassVar[str] = ""                # heads a column of its values (the explorer)
     saved_rolls: ClassVar[bool] = False      # advised in games with saved rolls too
+    mean_play: ClassVar[bool] = False        # it is max-mean play (no tie-breaker turn, the optimal mean)
+    # The state it needs: every table solves one state for all upper totals that can no longer
+    # reach the bonus (`StateSpace.representatives` stores them as 0). That is exact only while
+    # an objective's future depends on the upper total through the bonus alone (the points are
+    # counted as they are scored); one that values the upper total itself sets this and is refused
+    # until a table of unmerged states serves it.
+    upper_total_itself: ClassVar[bool] = False
 
-    def checked(self, rules: Rules) -> "AdviceObjective":
-        """This objective, refused (ValueError naming the argument) where `rules` cannot play it."""
+    @classmethod
+    def make(cls, points: int | None = None, **values) -> "AdviceObjective":
+        """This objective from its parameters' `values` (and the card's `points` when `on_card`);
+        ValueError saying what is missing (registry.objective_for calls it)."""
+        names = [p.name for p in cls.parameters]
+        extra = sorted(k for k, v in values.items() if k not in names and v is not None)
+        if extra:
+            raise ValueError(f"{cls.key} takes {', '.join(names) or 'no parameters'}, not {', '.join(extra)}")
+        for p in cls.parameters:
+            if values.get(p.name) is None:
+                raise ValueError(p.missing)
+        if cls.on_card and points is None:
+            raise ValueError("enter the points so far (bonuses included) to play for a total")
+        given = {p: values[p] for p in names}
+        return cls(**given, points=points) if cls.on_card else cls(**given)
+
+    def check(self, rules: Rules, whole_game: bool = False) -> None:
+        """Refuse (ValueError naming the argument) rules this objective cannot be played in, a whole
+        game of them when `whole_game`; returns nothing, so that neither the objective nor the
+        rules can be taken for its result."""
         if rules.saved_rolls and not self.saved_rolls:
             raise ValueError(f"objective: a game with saved rolls ({rules.name!r}) is advised for the mean only")
-        return self
+        if self.upper_total_itself:
+            raise ValueError(f"objective: {self.title} values the upper total itself, which the tables merge")
+
+    def aim(self) -> str:
+        """The sentence the CLI prints above a ranking for it ("" for the best average)."""
+        return ""
+
+    @property
+    def column(self) -> str:
+        """The head of the CLI's column of its values."""
+        return self.label
+
+    @property
+    def policy(self) -> str:
+        """Its whole-game policy's short name (`yatzy distribution`'s "policy")."""
+        return self.key
+
+    def summary(self, distribution) -> dict:
+        """Its own figures of a whole game's final-score `distribution` ({} when none)."""
+        return {}
+
+    def summary_lines(self, figures: dict) -> list[str]:
+        """The lines `yatzy distribution` prints for `summary`'s figures."""
+        return []
+
+    def at_least(self, default: int) -> int:
+        """The total whose P(final >= total) the outlooks show for it (a goal's own, else `default`)."""
+        return default
 
     def table(self, position: Position, use_cache: bool = True, progress: bool = False):
         """The solved table that answers `position` (Solution, Targets or RiskTable)."""
@@ -104,12 +161,19 @@ class AdviceObjective:
     words: ClassVar[str] = ""
 
 
+@registered
 @dataclass(frozen=True)
-class MaxMean(engine.MaxMean, AdviceObjective):
+class MaxMean(AdviceObjective):
     """The best average: expected points still to come (also the turn engine's own sum)."""
 
+    key: ClassVar[str] = "mean"
+    title: ClassVar[str] = "best average"
     saved_rolls: ClassVar[bool] = True
+    mean_play: ClassVar[bool] = True
+    label: ClassVar[str] = "expected points still to come"
     words: ClassVar[str] = "best average"
+    column: ClassVar[str] = "E[to come]"
+    policy: ClassVar[str] = "max-mean"
 
     def table(self, position, use_cache=True, progress=False):
         from ..engine.solutions import solution_for
@@ -119,7 +183,7 @@ class MaxMean(engine.MaxMean, AdviceObjective):
         return table.values
 
     def lanes(self, table):
-        return engine.MEAN
+        return engine.MEAN_LANES
 
     def pick(self, position):
         return lambda a: a
@@ -136,12 +200,19 @@ class MaxMean(engine.MaxMean, AdviceObjective):
 MEAN = MaxMean()
 
 
+@registered
 @dataclass(frozen=True)
 class AtLeast(AdviceObjective):
     """Reach `total` or more, from a card holding `points` (bonuses included)."""
 
     total: int
     points: int = 0
+    key: ClassVar[str] = "reach"
+    title: ClassVar[str] = "reach a total"
+    parameters: ClassVar[tuple] = (Parameter(
+        "total", int, "--goal", "T", "{ranks} the chance to reach a final total of at least T",
+        "enter the total to reach", 0, 2000, input=Input("goal", "Total", 0, 2000)),)
+    on_card: ClassVar[bool] = True
     measure: ClassVar[str] = "probability"
 
     def __post_init__(self):
@@ -158,6 +229,32 @@ class AtLeast(AdviceObjective):
     @property
     def words(self) -> str:
         return f"playing for {self.total}"
+
+    def aim(self) -> str:
+        return f"playing to reach a final total of at least {self.total} ({self.points} points on the card now)"
+
+    @property
+    def column(self) -> str:
+        return f"P(>= {self.total})"
+
+    @property
+    def policy(self) -> str:
+        return f"goal {self.total}"
+
+    def check(self, rules, whole_game=False):
+        from .targets import max_total
+        AdviceObjective.check(self, rules)
+        if whole_game and self.total > max_total(rules) + 1:
+            raise ValueError(f"no game of {rules.name} reaches {self.total} points (at most {max_total(rules):,})")
+
+    def summary(self, distribution):
+        return {"goal": self.total, "p_goal": distribution.p_at_least(self.total)}
+
+    def summary_lines(self, figures):
+        return [f"P(total >= {figures['goal']}): {figures['p_goal']:.6f}"]
+
+    def at_least(self, default):
+        return self.total
 
     @property
     def need(self) -> int:
@@ -232,9 +329,16 @@ class AtLeast(AdviceObjective):
                              "once (about a minute, then cached), or fill more boxes")
 
 
+@registered
 @dataclass(frozen=True)
 class Beat(AtLeast):
     """Finish above `score` (a tie does not win): reaching score + 1, written here only."""
+
+    key: ClassVar[str] = "beat"
+    title: ClassVar[str] = "beat a score"
+    parameters: ClassVar[tuple] = (Parameter(
+        "score", int, "--beat", "S", "{ranks} the chance to beat S (a final total of S + 1 or more)",
+        "enter the score to beat", 0, 1999, input=Input("goal", "Score to beat", 0, 2000)),)
 
     def __init__(self, score: int, points: int = 0):
         whole_number("score", score), whole_number("points", points)
@@ -260,91 +364,16 @@ class Beat(AtLeast):
     def words(self) -> str:
         return f"playing to beat {self.score}"
 
-
-@dataclass(frozen=True)
-class Risk(AdviceObjective):
-    """A risk appetite: theta < 0 cautious, > 0 bold (0 is the best average: use MaxMean). The
-    range a rule set allows is checked against the rules (`checked`, `risk.check_theta`)."""
-
-    theta: float
-    measure: ClassVar[str] = "certainty_equivalent"
-    label: ClassVar[str] = "certainty equivalent"
-
-    def __post_init__(self):
-        try:
-            theta = real_number("theta", self.theta)
-        except ValueError:
-            theta = 0.0
-        if theta == 0:
-            raise ValueError(f"theta must be a finite number other than 0 (0 is MaxMean), got {self.theta!r}")
-        object.__setattr__(self, "theta", theta)   # numpy numbers too, as check_theta takes them
+    def aim(self) -> str:
+        return f"playing to beat {self.score}: a final total of {self.total} or more ({self.points} points on the card now)"
 
     @property
-    def words(self) -> str:
-        return f"risk θ={self.theta:g}"
+    def column(self) -> str:
+        return f"P(> {self.score})"
 
-    def checked(self, rules):
-        from .risk import check_theta
-        AdviceObjective.checked(self, rules)
-        check_theta(self.theta, rules)
-        return self
-
-    def table(self, position, use_cache=True, progress=False):
-        from .tables import risk_table_for
-        return risk_table_for(position, self.checked(position.rules).theta, use_cache, progress)
-
-    def turn(self, position, table=None, use_cache=True, mean=None):
-        from .risk import RiskTable
-        self.checked(position.rules)
-        instance_of("solution", table, RiskTable, "a RiskTable (risk_table) for this appetite", optional=True)
-        if table is not None and (table.rules != position.rules or table.theta != self.theta):
-            raise ValueError(f"the risk table is for {table.rules.name!r} and theta={table.theta:g}, "
-                             f"not {position.rules.name!r} and theta={self.theta:g}")
-        return AdviceObjective.turn(self, position, table, use_cache, mean)
-
-    def values(self, table):
-        return table.utilities
-
-    def lanes(self, table):
-        return engine.ExpUtility(self.theta)
-
-    def pick(self, position):
-        return engine.ExpUtility(self.theta).certainty
-
-    def play(self, rules, use_cache=True, progress=False):
-        from .policy_play import risk_play
-        from .risk import risk_table
-        return risk_play(risk_table(rules, self.checked(rules).theta, use_cache=use_cache, progress=progress),
-                         progress=progress)
-
-    def outlook(self, position, scored, use_cache=True):
-        from .midgame import risk_position_distribution
-        return risk_position_distribution(position, self.table(position, use_cache), scored)
-
-    def work(self, rules, position=None, use_cache=True, forward=False):
-        from .tables import risk_work
-        return risk_work(rules, self.theta, position, use_cache, forward)
-
-
-def objective_for(kind: str, *, points: int | None = None, total: int | None = None, score: int | None = None,
-                  theta: float | None = None) -> AdviceObjective:
-    """The objective a name asks for ("mean", "reach" a `total`, "beat" a `score`, "risk" of
-    appetite `theta`; `points` on the card for the goals), ValueError naming what is missing:
-    the one place the CLI, the explorer and the coach turn a choice into an objective."""
-    if kind == "mean":
-        return MEAN
-    if kind == "risk":
-        if theta is None:
-            raise ValueError("theta: give a risk appetite (< 0 cautious, > 0 bold)")
-        return Risk(theta)
-    if kind not in ("reach", "beat"):
-        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {kind!r}")
-    if points is None:
-        raise ValueError("enter the points so far (bonuses included) to play for a total")
-    wanted = total if kind == "reach" else score
-    if wanted is None:
-        raise ValueError(f"enter the {'total to reach' if kind == 'reach' else 'score to beat'}")
-    return AtLeast(total, points) if kind == "reach" else Beat(score, points)
+    @property
+    def policy(self) -> str:
+        return f"beat {self.score}"
 
 
 def position_of(position) -> Position:

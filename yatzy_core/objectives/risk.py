@@ -21,20 +21,20 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm.auto import tqdm
 
-from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, prune, read_trusted,
+from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, read_trusted, remove_oldest,
                             write_trusted)
 from ..engine.compiled.layout import tables
 from ..engine.compiled.target_kernel import CHUNK
+from ..engine.table_solver import Operator, solve_table
 from ..engine.turn import ExpUtility
 from ..game.checks import real_number
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
-from .targets import FORMAT, max_total, pad_points, run_kernel, within_mask
+from .targets import FORMAT, max_total, pad_points, within_mask
 
 __all__ = ["RiskTable", "solve_risk", "risk_table", "theta_range", "check_theta", "certainty_equivalent",
-           "cached_theta", "RISK_TABLES"]
+           "cached_theta", "RISK_TABLES", "risk_operator"]
 
 THETA_MIN = 1e-7     # CE error ~ (relative error of U, ~1e-15 measured on yahtzee) / |theta|: 1e-8 here
 EXP_LIMIT = 700.0    # |theta| * max_total at most this: exp(theta * points) stays finite and normal
@@ -105,30 +105,28 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0, progress: bool = Fal
     state (whose used boxes include `within`), one lane per theta (no augmentation: utility is
     multiplicative). Each theta within `theta_range`: the values are then finite, normal
     numbers. Plain maxima: only the value is kept, so ties need no rule here. progress: a
-    tqdm bar of the turns solved. One theta as a `RiskTable`: `risk_table`."""
+    tqdm bar of the states solved. One theta as a `RiskTable`: `risk_table`."""
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     thetas = np.array([check_theta(t, rules) for t in np.atleast_1d(thetas).tolist()], dtype=np.float64)
     if not len(thetas):
         raise ValueError("thetas must hold at least one theta")
-    within = within_mask(within, rules)
-    n_thetas = len(thetas)
-    thetas = np.r_[thetas, np.repeat(thetas[-1], -n_thetas % CHUNK)]   # whole chunks of lanes
-    space, (s, t) = StateSpace(rules), tables(rules)
+    space = StateSpace(rules)
+    solved = solve_table(space, risk_operator(rules, thetas), within_mask(within, rules), np.float64, progress,
+                         f"risk table {rules.name}")
+    return solved.data.reshape(space.size, -1)[:, :len(thetas)]
+
+
+def risk_operator(rules: Rules, thetas: np.ndarray) -> Operator:
+    """The risk table's backward operator (`table_solver`): one lane per theta (padded to whole
+    chunks of lanes), every state stored, the utility times exp(theta * points) per point scored
+    (`ExpUtility` in the turn engine), sign(theta) on the full card."""
+    lanes = np.r_[thetas, np.repeat(thetas[-1], -len(thetas) % CHUNK)]   # whole chunks of lanes
+    s, t = tables(rules)
     most = int(pad_points(s, t) + s.upper_bonus + t.score.max() + 1)
     points = np.minimum(np.arange(most + 1), max_total(rules))   # rows past any game's total: unused
-    weight = np.exp(points[:, None] * thetas[None, :])
-    data = np.zeros(space.size * len(thetas))
-    offset = np.arange(space.size, dtype=np.int64) * len(thetas)
-    band = np.full(space.size, len(thetas), dtype=np.int64)
-    layers = tqdm(space.backward(space.n_boxes, within), total=space.n_boxes + 1, unit="turn",
-                  desc=f"risk table {rules.name}", disable=not progress, leave=False)
-    for layer, distinct, reps in layers:
-        if len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes:
-            data.reshape(space.size, -1)[layer] = np.sign(thetas)
-            continue
-        run_kernel(s, t, distinct, data, offset, band, 0, True, weight)
-        data.reshape(space.size, -1)[layer] = data.reshape(space.size, -1)[reps]
-    return data.reshape(space.size, -1)[:, :n_thetas]
+    return Operator(ExpUtility(lanes), widths=lambda space, states: np.full(len(states), len(lanes), np.int64),
+                    multiply=True, weight=np.exp(points[:, None] * lanes[None, :]), dense=True,
+                    terminal=np.sign(lanes))
 
 
 def _solved(rules: Rules, theta: float, within: int = 0, progress: bool = False) -> RiskTable:
@@ -171,7 +169,7 @@ def risk_table(rules: str | Rules, theta: float, use_cache: bool = True, progres
         write_trusted(path, rules, table.utilities, FORMAT, theta=theta, seconds=table.seconds,
                       layout=layout_digest(space))
         family = re.compile(re.escape(path.name[:-len(_risk_kind(theta)) - 4]) + r"risk-[0-9a-f]{16}\.npz")
-        prune(path, family, RISK_TABLES)
+        remove_oldest(path, family, RISK_TABLES)
     return cached_for(rules, _risk_kind(theta), load, lambda: _solved(rules, theta, progress=progress), save,
                       use_cache)
 

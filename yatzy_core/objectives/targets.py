@@ -22,25 +22,24 @@ from __future__ import annotations
 
 import contextlib
 import math
-import time
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from ..game.checks import real_number, whole_number
 from ..engine.cache import (CacheError, CacheWarning, cache_path, cacheable, cached, layout_digest, read_trusted,
                             write_trusted)
-from ..engine.compiled.layout import Settings, Tables, vectorizing, tables
+from ..engine.compiled.layout import Settings, Tables, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
-from ..engine.compiled.target_kernel import solve_states
+from ..engine.table_solver import Operator, solve_table, table_layout
+from ..engine.turn import TargetLanes
 
 __all__ = ["TARGET_WIDTH", "Targets", "bands", "most_gain", "max_total", "default_cap", "table_cap",
-           "solve_targets", "target_table", "cached_caps"]
+           "target_operator", "solve_targets", "target_table", "cached_caps"]
 
 FORMAT = 2
 TARGET_WIDTH = 500   # a speed choice: the widest default table (yahtzee's 1575 points are far past any goal
@@ -153,23 +152,12 @@ class Targets:
         return int(self.data.nbytes)
 
 
-def _layout(space: StateSpace, n_max: int, within: int):
-    """The layers, each state's band and where it starts in the data (distinct states own
-    storage; the others are pointed at their representative's once it is solved)."""
-    band = np.zeros(space.size, dtype=np.int64)
-    offset = np.zeros(space.size, dtype=np.int64)
-    layers = list(space.backward(space.n_boxes, within))   # the full card too: its bands
-    used = 0
-    for _, distinct, _ in layers:
-        band[distinct] = bands(space, n_max, distinct)
-        offset[distinct] = used + np.cumsum(band[distinct]) - band[distinct]
-        used += int(band[distinct].sum())
-    return layers, band, offset, used
-
-
-def run_kernel(s: Settings, t: Tables, states, data, offset, band, pad, risk, weight):
-    with vectorizing():
-        solve_states(states, data, offset, band, s, t, pad, risk, weight)
+def target_operator(rules: Rules, n_max: int) -> Operator:
+    """The target table's backward operator (`table_solver`): the band 1 .. min(n_max, most) of
+    each state, n shifted by the points scored (`TargetLanes` in the turn engine)."""
+    s, t = tables(rules)
+    return Operator(TargetLanes(n_max + 1), widths=lambda space, states: bands(space, n_max, states),
+                    multiply=False, pad=pad_points(s, t))
 
 
 def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
@@ -182,17 +170,9 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     rules = get_rules(rules)   # a public entry (chapter 8): a name is resolved here
     n_max = default_cap(rules) if n_max is None else whole_number("n_max", n_max)
     within = within_mask(within, rules)
-    space, (s, t) = StateSpace(rules), tables(rules)
-    start = time.perf_counter()
-    layers, band, offset, used = _layout(space, n_max, within)
-    data = np.zeros(max(used, 1), dtype=dtype)
-    with tqdm(total=sum(len(d) for _, d, _ in layers), desc=f"target table {rules.name}", unit="state",
-              disable=not progress, leave=False) as bar:
-        for layer, distinct, reps in layers:
-            run_kernel(s, t, distinct, data, offset, band, pad_points(s, t), False, np.ones((1, 1)))
-            band[layer], offset[layer] = band[reps], offset[reps]
-            bar.update(len(distinct))
-    return Targets(rules, int(n_max), band, offset, data, time.perf_counter() - start)
+    solved = solve_table(StateSpace(rules), target_operator(rules, n_max), within, dtype, progress,
+                         f"target table {rules.name}")
+    return Targets(rules, int(n_max), solved.band, solved.offset, solved.data, solved.seconds)
 
 
 def within_mask(within, rules: Rules) -> int:
@@ -218,9 +198,7 @@ def _load(path, rules: Rules, n_max: int, dtype) -> Targets:
     stored, wanted = (int(fields["n_max"]), str(fields["dtype"])), (n_max, np.dtype(dtype).name)
     if stored != wanted:
         raise CacheError(f"{path} holds targets up to {stored[0]} in {stored[1]}, not {n_max} in {wanted[1]}")
-    layers, band, offset, used = _layout(space, n_max, 0)
-    for layer, _, reps in layers:
-        band[layer], offset[layer] = band[reps], offset[reps]
+    band, offset, used = table_layout(space, target_operator(rules, n_max), list(space.backward(space.n_boxes)))
     if len(fields["numbers"]) != max(used, 1):
         raise CacheError(f"{path} is damaged (holds {len(fields['numbers'])} numbers, {used} expected)")
     return Targets(rules, n_max, band, offset, fields["numbers"].astype(wanted[1]), float(fields["seconds"]))

@@ -28,7 +28,9 @@ from ..game.checks import whole_number
 from ..objectives.distribution import ScoreDistribution
 from ..objectives.midgame import position_distribution
 from .background import Latest, reraise   # noqa: F401 (reraise: the pages' on_error)
-from .play_for import OBJECTIVES, policy_outlook
+from ..objectives.registry import slot_values
+from .objective_inputs import labels, menu, show_slots, slot_widget
+from .play_for import policy_outlook, shown_total
 from .score_bars import bars_svg
 
 __all__ = ["Outlook", "game_distribution", "game_outlook", "chance_text", "outlook_svg", "reraise"]
@@ -48,11 +50,12 @@ def game_distribution(game) -> ScoreDistribution:
 def game_outlook(game, objective: str = "mean", goal: int = DEFAULT_TARGET,
                  theta: float = 0.05) -> tuple[ScoreDistribution, str]:
     """The final-score distribution of a `coach.Game` from where it stands under the policy of
-    `objective` ("mean", "reach" `goal`, "beat" `goal`, "risk" `theta`), and the words for that
-    policy (`play_for.policy_outlook`); ValueError with the reason when it is refused."""
+    `objective` (a registered key, its parameters read from the inputs: `goal` a total or a score
+    to beat, `theta` a risk appetite), and the words for that policy (`play_for.policy_outlook`);
+    ValueError with the reason when it is refused."""
     if game.over:
         return game_distribution(game), "game over"
-    return policy_outlook(game.position, objective, game.total, goal, goal, theta)
+    return policy_outlook(game.position, objective, game.total, **slot_values(objective, {"goal": goal, "theta": theta}))
 
 
 def _check_target(target) -> int:
@@ -86,15 +89,11 @@ class Outlook:
         self.latest = Latest(on_error=on_error)
         self.plot_w = W.HTML(outlook_svg(None, DEFAULT_TARGET, self.policy))   # no bars until a pass is done
         self.plot_w.add_class(f"{css}-plot")
-        self.play_w = W.Dropdown(options=[(v, k) for k, v in OBJECTIVES.items()], value="mean",
-                                 description="Play for", layout=W.Layout(width="220px"))
+        self.play_w = W.Dropdown(options=menu(), description="Play for", layout=W.Layout(width="220px"))
         self.play_w.add_class(f"{css}-play-for")
-        self.target_w = W.BoundedIntText(value=DEFAULT_TARGET, min=0, max=10_000, description="Target",
-                                         layout=W.Layout(width="160px"))
+        self.target_w = slot_widget("goal", DEFAULT_TARGET, "Target", high=10_000, width="160px")
         self.target_w.add_class(f"{css}-target")
-        self.theta_w = W.FloatSlider(value=0.05, min=-0.1, max=0.1, step=0.005, description="Risk θ",
-                                     readout_format=".3f", continuous_update=False,
-                                     layout=W.Layout(width="260px", display="none"))
+        self.theta_w = slot_widget("theta", 0.05, "Risk θ", width="260px", display="none")
         self.theta_w.add_class(f"{css}-theta")
         self.chance_w = W.HTML("")
         self.chance_w.add_class(f"{css}-chance")
@@ -117,7 +116,12 @@ class Outlook:
         """P(final >= target) is shown: the target typed, past the score to beat when beating one."""
         if self.fixed_target is not None:
             return self.fixed_target
-        return int(self.target_w.value) + (self.objective == "beat")
+        return shown_total(self.objective, self.slots, int(self.target_w.value))
+
+    @property
+    def slots(self) -> dict:
+        """The values of the objective inputs (`objective_inputs.SLOTS`)."""
+        return {"goal": int(self.target_w.value), "theta": float(self.theta_w.value)}
 
     def show(self, game) -> None:
         """Compute the distribution of the policy played from the game's position on the
@@ -160,13 +164,12 @@ class Outlook:
         return self.latest.wait(timeout)
 
     def _policy_changed(self) -> None:
-        self.target_w.description = "Score to beat" if self.objective == "beat" else "Target"
-        self.theta_w.layout.display = None if self.objective == "risk" else "none"
+        show_slots(self.objective, {"goal": self.target_w, "theta": self.theta_w}, idle={"goal": "Target"})
         if self.game is not None:
             self.show(self.game)
 
     def _target_changed(self) -> None:
-        if self.objective in ("reach", "beat") and self.game is not None:
+        if "goal" in labels(self.objective) and self.game is not None:
             self.show(self.game)              # the policy plays for the target: a new pass
         else:
             self._draw()

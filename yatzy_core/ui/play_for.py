@@ -17,14 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..advice.advisor import Advice, advise
-from ..objectives.objective import MEAN, OBJECTIVES, AdviceObjective, objective_for
+from ..objectives.objective import MEAN, AdviceObjective
+from ..objectives.registry import objective_class, objective_for, offered, slot_values
 from ..engine.position import Position
 from ..game.checks import whole_number
 from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..engine.turn import TIE
 from ..objectives.distribution import ScoreDistribution
 
-__all__ = ["OBJECTIVES", "Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook"]
+__all__ = ["Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook", "shown_total"]
 
 
 
@@ -52,13 +53,13 @@ def _with_losses(pairs: list[tuple[str, float]]) -> list[Shown]:
 
 
 def objective_rows(position: Position, objective: str, scored: int | None = None,
-                   total: int | None = None, score: int | None = None,
-                   theta: float | None = None) -> tuple[list[Advice], list[Shown], str]:
-    """The choices of `position` ranked for a goal ("reach" a `total`, "beat" a `score`, or a
-    "risk" appetite `theta`), best first: as `advise` gives them for `play_for`'s objective, as
-    rows, and the heading of the rows' values. ValueError with a readable reason when the goal
-    cannot be answered here (points unknown, a whole table not cached)."""
-    goal = play_for(position, objective, scored, total, score, theta)
+                   **values) -> tuple[list[Advice], list[Shown], str]:
+    """The choices of `position` ranked for the registered objective `objective` (a key:
+    "reach" a `total`, "beat" a `score`, a "risk" appetite `theta`, ...) with its parameters'
+    `values`, best first: as `advise` gives them for `play_for`'s objective, as rows, and the
+    heading of the rows' values. ValueError with a readable reason when the goal cannot be
+    answered here (points unknown, a whole table not cached)."""
+    goal = play_for(position, objective, scored, **values)
     ranked = advise(position, objective=goal)
     if goal.measure == "certainty_equivalent":   # points still to come: shown as a final score when known
         what = "final score" if scored is not None else "points still to come"
@@ -67,30 +68,36 @@ def objective_rows(position: Position, objective: str, scored: int | None = None
     return ranked, _with_losses([(a.label, a.value) for a in ranked]), goal.label
 
 
-def play_for(position: Position, objective: str, scored: int | None = None, total: int | None = None,
-             score: int | None = None, theta: float | None = None) -> AdviceObjective:
-    """The objective behind the explorer's "Play for" choice (`objective_for`), checked against
-    the rules, once it can be answered here in about a second (a whole target table is never
-    started behind a click)."""
-    if objective == "mean":
-        raise ValueError("objective must be reach, beat or risk (the mean is `advise`), got 'mean'")
-    for name, v in (("scored", scored), ("total", total), ("score", score)):
-        if v is not None:
-            whole_number(name, v)
-    if objective == "risk" and not theta:
-        raise ValueError("a risk appetite of 0 is the best average: move the slider off 0")
-    goal = objective_for(objective, points=scored, total=total, score=score, theta=theta).checked(position.rules)
+def play_for(position: Position, objective: str, scored: int | None = None, **values) -> AdviceObjective:
+    """The objective behind the explorer's "Play for" choice (`registry.objective_for`, a value
+    its input refuses named first), checked against the rules, once it can be answered here in
+    about a second (a whole target table is never started behind a click)."""
+    kind = objective_class(objective)
+    if kind.mean_play:
+        raise ValueError(f"objective must be one of {', '.join(k for k in offered() if k != objective)} "
+                         f"(the mean is `advise`), got {objective!r}")
+    if scored is not None:
+        whole_number("scored", scored)
+    for p in kind.parameters:
+        if p.kind is int and values.get(p.name) is not None:
+            whole_number(p.name, values[p.name])
+        for value, why in (p.input.refused if p.input else ()):
+            if values.get(p.name) == value:
+                raise ValueError(why)
+    goal = objective_for(objective, points=scored if kind.on_card else None, **values)
+    goal.check(position.rules)
     goal.ready(position)
     return goal
 
 
-def policy_outlook(position: Position, objective: str, scored: int | None, total: int | None = None,
-                   score: int | None = None, theta: float | None = None) -> tuple[ScoreDistribution, str]:
+def policy_outlook(position: Position, objective: str, scored: int | None,
+                   **values) -> tuple[ScoreDistribution, str]:
     """The final-score distribution from `position`, with `scored` points on the card, of the
-    policy `objective` plays ("mean", or `play_for`'s goal: `AdviceObjective.outlook`), and the
-    words that say which policy it is. Refused as `play_for` refuses, and as the objective's
-    outlook refuses (a goal's from too early a card); a goal already out of reach leaves every
-    choice hopeless, so the mean decides: the best average's distribution.
+    policy `objective` plays (a registered key with its parameters' `values`: `play_for`'s goal,
+    or the mean; `AdviceObjective.outlook`), and the words that say which policy it is. Refused
+    as `play_for` refuses, and as the objective's outlook refuses (a goal's from too early a card);
+    a goal already out of reach leaves every choice hopeless, so the mean decides: the best
+    average's distribution.
 
     >>> p = Position.make("yahtzee-no-bonus", used=set(get_rules("yahtzee-no-bonus").box_names) - {"chance"},
     ...                   upper_total=63, dice="12346", rolls_left=1)
@@ -101,8 +108,21 @@ def policy_outlook(position: Position, objective: str, scored: int | None, total
     if scored is None:
         raise ValueError("enter the points so far (bonuses included) to see the final score")
     whole_number("scored", scored)
-    goal = MEAN if objective == "mean" else play_for(position, objective, scored, total, score, theta)
+    goal = MEAN if objective_class(objective).mean_play else play_for(position, objective, scored, **values)
     words = goal.words
     if goal.hopeless(position):
         words = f"{words}: out of reach, so the best average"
     return goal.outlook(position, scored), words
+
+
+def shown_total(objective: str, slots: dict, default: int) -> int:
+    """The total whose P(final >= total) the outlook shows for the objective chosen in the
+    widgets' `slots` (a goal's own total, else `default`).
+
+    >>> shown_total("beat", {"goal": 223, "theta": 0.1}, 250), shown_total("risk", {"goal": 223, "theta": 0.1}, 250)
+    (224, 250)
+    """
+    try:
+        return objective_for(objective, points=0, **slot_values(objective, slots)).at_least(default)
+    except ValueError:
+        return default

@@ -37,7 +37,9 @@ from .background import reraise
 from .coach_outlook import Outlook
 from .dice_widget import DiceTable
 from .fitted_figure import fitted
-from .play_for import OBJECTIVES, Shown, mean_rows, objective_rows, policy_outlook
+from ..objectives.registry import REGISTRY, slot_values, titles
+from .objective_inputs import menu, show_slots, slot_widget
+from .play_for import Shown, mean_rows, objective_rows, policy_outlook, shown_total
 from .scorecard import box_label
 
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",
@@ -128,9 +130,9 @@ class Explorer(HasTraits):
     upper_total = Int(0)                   # points in the upper boxes (before any bonus)
     yahtzee_bonus = Bool(False)            # the Yahtzee box holds 50 (rules with the bonus)
     scored = Int(None, allow_none=True)    # points on the card so far, if the player tells us
-    objective = Unicode("mean")            # a key of OBJECTIVES: what the choices are ranked by
-    goal = Int(250)                        # the total to reach, or the score to beat
-    theta = Float(-0.02)                   # the risk appetite (< 0 cautious, > 0 bold)
+    objective = Unicode("mean")            # a registered objective's key: what the choices are ranked by
+    goal = Int(250)                        # the "goal" slot: the total to reach, or the score to beat
+    theta = Float(-0.02)                   # the "theta" slot: the risk appetite (< 0 cautious, > 0 bold)
     top = Int(10)                          # choices in the bar chart
 
     position = Instance(Position, allow_none=True)
@@ -208,12 +210,12 @@ class Explorer(HasTraits):
         except ValueError as err:
             position, advice, message = None, [], f"Impossible position: {err}"
         choices, rows, self.heading = advice, mean_rows(advice, self.scored), value_heading(self.scored)
-        if position is not None and self.objective != "mean":
+        if position is not None and not getattr(REGISTRY.get(self.objective), "mean_play", False):
             try:
                 choices, rows, self.heading = objective_rows(position, self.objective, self.scored,
-                                                             self.goal, self.goal, self.theta)
+                                                             **slot_values(self.objective, self.slots))
             except ValueError as err:    # shown; the best-average ranking stays on screen
-                message = f"{OBJECTIVES.get(self.objective, self.objective)}: {err}"
+                message = f"{titles().get(self.objective, self.objective)}: {err}"
         self.position, self.advice, self.choices, self.rows, self.message = (
             position, advice, choices, rows, message)
         self._render()
@@ -224,8 +226,14 @@ class Explorer(HasTraits):
         if position is None or self.scored is None:
             return self.outlook.clear("" if position is None else "Enter the points so far to see "
                                       "the distribution of your final score.")
-        how = (position, self.objective, self.scored, self.goal, self.goal, self.theta)
-        self.outlook.run(lambda: policy_outlook(*how), target=self.goal + (self.objective == "beat"))
+        key, scored, slots = self.objective, self.scored, self.slots
+        self.outlook.run(lambda: policy_outlook(position, key, scored, **slot_values(key, slots)),
+                         target=shown_total(key, slots, self.goal))
+
+    @property
+    def slots(self) -> dict:
+        """The values of the objective inputs (`objective_inputs.SLOTS`)."""
+        return {"goal": self.goal, "theta": self.theta}
 
     # -- readable results
     @property
@@ -286,12 +294,9 @@ class Explorer(HasTraits):
                                        continuous_update=False, layout=W.Layout(width="200px")),
                                 "yc-scored")
         self.play_w = classed(W.Button(description="Play the best move", icon="forward"), "yc-play-best")
-        self.objective_w = classed(W.Dropdown(options=[(v, k) for k, v in OBJECTIVES.items()],
-                                              description="Play for"), "yc-objective")
-        self.goal_w = classed(W.BoundedIntText(description="Total", min=0, max=2000,
-                                               layout=W.Layout(width="160px")), "yc-goal")
-        self.theta_w = classed(W.FloatSlider(description="Risk θ", min=-0.1, max=0.1, step=0.005,
-                                             readout_format=".3f", continuous_update=False), "yc-theta")
+        self.objective_w = classed(W.Dropdown(options=menu(), description="Play for"), "yc-objective")
+        self.goal_w = classed(slot_widget("goal", 250, "Total", width="160px"), "yc-goal")
+        self.theta_w = classed(slot_widget("theta", -0.02, "Risk θ"), "yc-theta")
         self.message_w = classed(W.HTML(), "yc-message")
         self.outlook = Outlook(on_error=self.out.capture()(reraise), controls=False, css="yc-explorer")
         self.best_w = classed(W.HTML(), "yc-best")
@@ -406,8 +411,7 @@ class Explorer(HasTraits):
         self.upper_w.value = max(0, self.upper_total)
         self.bonus_w.value = self.yahtzee_bonus
         self.scored_w.value = "" if self.scored is None else str(self.scored)
-        self.objective_w.value = self.objective if self.objective in OBJECTIVES else "mean"
-        self.goal_w.value, self.theta_w.value = min(max(self.goal, 0), 2000), self.theta
-        self.goal_w.description = "Score to beat" if self.objective == "beat" else "Total"
-        self.goal_w.layout.display = "" if self.objective in ("reach", "beat") else "none"
-        self.theta_w.layout.display = "" if self.objective == "risk" else "none"
+        keys = [key for _, key in menu()]
+        self.objective_w.value = self.objective if self.objective in keys else keys[0]
+        self.goal_w.value, self.theta_w.value = min(max(self.goal, self.goal_w.min), self.goal_w.max), self.theta
+        show_slots(self.objective, {"goal": self.goal_w, "theta": self.theta_w}, shown="")

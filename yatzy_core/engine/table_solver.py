@@ -1,0 +1,128 @@
+"""One solver for every table of lanes per state (the targets' and the risk appetites' tables).
+
+An objective's table module describes its backward operator once (`Operator`): the lanes each
+state stores, the full card's values, and its combine, both as the compiled kernel runs it
+(points shift the probabilities of the targets, or multiply the utilities by a weight) and as
+the Python turn engine runs it (`lanes`, an `engine.turn.Objective`). `solve_table` then does the
+rest for every table alike: the layers backwards (`StateSpace.backward`: only the distinct states
+are solved, the others take their representative's values), the kernel on chunks of each layer
+through `chunked.for_each_chunk` (Ctrl-C and `request_stop` honoured between chunks, a progress
+bar of the states solved), the layout (each state's band of lanes and where it starts).
+`reference_table` runs the same layers through the turn engine (numpy, float64): the check of
+the compiled path on small games.
+
+>>> from yatzy_core.game.rules import get_rules
+>>> from yatzy_core.objectives.targets import target_operator
+>>> space = StateSpace(get_rules("yahtzee-no-bonus"))
+>>> ones_open = (1 << 13) - 2                 # P(at least n more points) with only the ones open
+>>> solved = solve_table(space, target_operator(space.rules, 2), within=ones_open)
+>>> reference = reference_table(space, target_operator(space.rules, 2), within=ones_open)
+>>> start = space.index(ones_open, 0)
+>>> round(float(solved.data[solved.offset[start]]), 4), round(float(reference[start][1]), 4)
+(0.9351, 0.9351)
+>>> round(1 - (5 / 6) ** 15, 4)               # at least one 1 among 15 dice thrown
+0.9351
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from ..game.states import StateSpace
+from .chunked import for_each_chunk
+from .compiled.layout import tables, vectorizing
+from .compiled.target_kernel import solve_states
+from .turn import Objective, turn_values
+
+__all__ = ["Operator", "Solved", "table_layout", "solve_table", "reference_table"]
+
+
+@dataclass(frozen=True)
+class Operator:
+    """A table's backward operator, as the compiled kernel and as the turn engine run it."""
+
+    lanes: Objective                # the turn engine's terminal and combine (the reference path)
+    widths: Callable                # (space, distinct states) -> lanes each stores (its band)
+    multiply: bool                  # the kernel's combine: utilities times weight[points] (else n shifted by points)
+    weight: np.ndarray = field(default_factory=lambda: np.ones((1, 1)))   # (points, lanes) when multiply
+    pad: int = 0                    # the shifted reads' padding (targets: the most points a box scores)
+    dense: bool = False             # every state stores its lanes (copied from its representative),
+                                    # else it points at its representative's
+    terminal: np.ndarray | None = None   # the full card's lanes, stored as they are (None: the kernel's
+                                         # own: a full card's band is empty)
+
+
+@dataclass
+class Solved:
+    """A solved table: each state's `band` of lanes starts at `offset` in `data`."""
+
+    band: np.ndarray
+    offset: np.ndarray
+    data: np.ndarray
+    seconds: float
+
+
+def table_layout(space: StateSpace, operator: Operator, layers) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each state's band and where it starts in the data, and the data's length, for `layers`
+    (`StateSpace.backward`): only distinct states own storage, the others point at their
+    representative's, unless dense (every state its own lanes). A table read from disk is laid
+    out by this too."""
+    band = np.zeros(space.size, dtype=np.int64)
+    offset = np.zeros(space.size, dtype=np.int64)
+    if operator.dense:
+        width = int(operator.widths(space, np.zeros(1, dtype=np.int64))[0])
+        band[:] = width
+        offset[:] = np.arange(space.size, dtype=np.int64) * width
+        return band, offset, space.size * width
+    used = 0
+    for _, distinct, _ in layers:
+        band[distinct] = operator.widths(space, distinct)
+        offset[distinct] = used + np.cumsum(band[distinct]) - band[distinct]
+        used += int(band[distinct].sum())
+    for layer, _, reps in layers:
+        band[layer], offset[layer] = band[reps], offset[reps]
+    return band, offset, used
+
+
+def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np.float64,
+                progress: bool = False, desc: str = "table") -> Solved:
+    """Every state's lanes (whose used boxes include `within`) by one backward pass of the
+    compiled kernel, chunk by chunk (see the module); `progress`: a bar of the states solved."""
+    s, t = tables(space.rules)
+    start = time.perf_counter()
+    layers = list(space.backward(space.n_boxes, within))   # the full card too
+    band, offset, used = table_layout(space, operator, layers)
+    data = np.zeros(max(used, 1), dtype=dtype)
+    rows = data[:used].reshape(space.size, -1) if operator.dense else None
+
+    def kernel(states):
+        with vectorizing():
+            solve_states(states, data, offset, band, s, t, operator.pad, operator.multiply, operator.weight)
+
+    with tqdm(total=sum(len(d) for _, d, _ in layers), desc=desc, unit="state", disable=not progress,
+              leave=False) as bar:
+        for layer, distinct, reps in layers:
+            full = len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes
+            if full and operator.terminal is not None:
+                rows[layer] = operator.terminal
+                bar.update(len(distinct))
+                continue
+            for_each_chunk(distinct, kernel, bar)
+            if operator.dense:
+                rows[layer] = rows[reps]
+    return Solved(band, offset, data, time.perf_counter() - start)
+
+
+def reference_table(space: StateSpace, operator: Operator, within: int = 0) -> np.ndarray:
+    """Every state's lanes by the turn engine (numpy, float64) over the same layers: (size,
+    lanes...) with the full card's `lanes.terminal`; the compiled path's check on small games."""
+    values = operator.lanes.terminal(space.size)
+    for layer, distinct, reps in space.backward(space.n_boxes - 1, within):
+        for_each_chunk(distinct, lambda part: values.__setitem__(part, turn_values(space, values, part,
+                                                                                    operator.lanes)))
+        values[layer] = values[reps]
+    return values
