@@ -12,7 +12,7 @@ from yatzy_core.players.thumb import DecisionList, View, broken_rule, decide, on
 from yatzy_core.players.thumb_catalogue import (box_dump, box_made, box_sum_at_least, box_upper_kind,
                                                 catalogue, keep_kind_upper, keep_two_pairs, never_below)
 from yatzy_core.players.thumb_exact import (OptimalPolicy, ablation, exact_play, learn, optimal_positions,
-                                            prune)
+                                            own_positions, prune)
 from yatzy_core.engine.turn import score_box
 
 BASE = get_rules("yahtzee-no-bonus")
@@ -117,6 +117,20 @@ def test_learned_list_exact_score():
     costs = ablation(pruned, memo)
     assert all(s < score for _, s in costs)   # after pruning, every rule earns its place
     assert round(exact_play(DecisionList(BASE)).total, 4) == 191.8675
+
+
+def test_a_lists_loss_on_its_own_states_is_its_gap_to_optimal_play():
+    """Distribution shift: judged on the states it reaches itself, the fallback's losses add up to
+    its exact gap to optimal play (the regret identity, up to the sample of turn starts); judged on
+    optimal play's states they do not."""
+    rules = tiny()
+    dl = DecisionList(rules)
+    gap = solution_for(rules, use_cache=False).expected_score - exact_play(dl).total
+    own = own_positions(dl, games=1_000, seed=0).loss_of(dl)
+    on_optimal = optimal_positions(rules, games=1_000, seed=0).loss_of(dl)
+    assert round(gap, 4) == 26.8406
+    assert round(own, 4) == 26.9724 and abs(own - gap) < 0.2   # 1,000 seeded games: within their noise
+    assert round(on_optimal, 4) == 32.0336                     # optimal play's states overstate it by 5
 
 
 def test_catalogue_is_readable_and_unique():
