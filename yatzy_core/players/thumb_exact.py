@@ -34,7 +34,7 @@ from .thumb import KEEP, DecisionList, Rule, View, decide, on_pace
 from .thumb_catalogue import catalogue
 from ..engine.turn import box_values, evaluate
 
-__all__ = ["Play", "OptimalPolicy", "exact_play", "Positions", "optimal_positions", "own_positions", "learn",
+__all__ = ["Play", "OptimalPolicy", "exact_play", "Positions", "optimal_positions", "own_positions", "look_ahead", "learn",
            "prune", "ablation"]
 
 CHUNK = 1024   # contexts whose turn tables are held at once
@@ -83,6 +83,28 @@ class OptimalPolicy:
     def turn(self, space, masks, classes):
         t = evaluate(space, box_values(space, self.solution.values, space.index(masks, classes)))
         return t.keep, t.box
+
+
+@dataclass(frozen=True)
+class _Values:
+    """A value table and its rules: all that `OptimalPolicy` reads of a solution."""
+
+    rules: Rules
+    values: np.ndarray
+
+
+def look_ahead(rules: Rules, values) -> OptimalPolicy:
+    """The policy that plays each turn the best way for `values` at the states after it. With a
+    base policy's values V^pi this is one step of policy improvement (rollout, never worse than
+    the base); with the solver's values it is optimal play.
+
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
+    >>> values = np.zeros(StateSpace(chance).size)     # one box: nothing is left after it
+    >>> round(exact_play(look_ahead(chance, values)).total, 6)   # the best single turn, 70/3
+    23.333333
+    """
+    return OptimalPolicy(_Values(rules, np.asarray(values, dtype=np.float64)))
 
 
 def _context_tables(space, policy, masks, classes):
