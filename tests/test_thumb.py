@@ -12,7 +12,7 @@ from yatzy_core.players.thumb import DecisionList, View, broken_rule, decide, on
 from yatzy_core.players.thumb_catalogue import (box_dump, box_made, box_sum_at_least, box_upper_kind,
                                                 catalogue, keep_kind_upper, keep_two_pairs, never_below)
 from yatzy_core.players.thumb_exact import (OptimalPolicy, ablation, exact_play, learn, optimal_positions,
-                                            prune)
+                                            look_ahead, own_positions, prune)
 from yatzy_core.engine.turn import score_box
 
 BASE = get_rules("yahtzee-no-bonus")
@@ -26,8 +26,13 @@ def tiny():
 
 
 def backward_value(dl: DecisionList) -> float:
-    """The list's expected score by backward recursion over states (no forward pass): a roll
-    with j rerolls left is worth the mean of the rolls its chosen keeper leads to."""
+    """The list's expected score by backward recursion over states (no forward pass)."""
+    return float(backward_values(dl)[StateSpace(dl.rules).index(0, 0)])
+
+
+def backward_values(dl: DecisionList) -> np.ndarray:
+    """The list's value of every state by backward recursion: a roll with j rerolls left is
+    worth the mean of the rolls its chosen keeper leads to."""
     rules = dl.rules
     space, dice = StateSpace(rules), rules.dice
     R = dice.n_rolls
@@ -43,7 +48,7 @@ def backward_value(dl: DecisionList) -> float:
                 keep = decide(dl, View.of(rules, [mask], pace, np.arange(R), j))[0][0]
                 w = dice.transition[keep] @ w
             value[state] = dice.transition[0] @ w
-    return float(value[space.index(0, 0)])
+    return value
 
 
 def test_exact_play_of_the_optimal_policy_is_the_solvers_value():
@@ -65,6 +70,18 @@ def test_exact_play_of_a_list_equals_backward_evaluation():
     empty = DecisionList(rules)
     assert exact_play(empty).total == pytest.approx(backward_value(empty), abs=1e-9)
     assert exact_play(empty).total < play.total < solution_for(rules, use_cache=False).expected_score
+
+
+def test_look_ahead_improves_a_list_and_keeps_optimal_play():
+    """Rollout: one step of look-ahead on the fallback's values V^pi lifts it from 32.9577 to
+    59.1886 of the optimal 59.7983; on the solver's values it is optimal play."""
+    rules = tiny()
+    solution = solution_for(rules, use_cache=False)
+    values = backward_values(DecisionList(rules))
+    improved = exact_play(look_ahead(rules, values)).total
+    assert round(values[StateSpace(rules).index(0, 0)], 4) == 32.9577 and round(improved, 4) == 59.1886
+    assert improved < solution.expected_score
+    assert exact_play(look_ahead(rules, solution.values)).total == pytest.approx(solution.expected_score, abs=1e-9)
 
 
 def test_chance_only_fallback_keeps_the_most_common_face():
@@ -117,6 +134,20 @@ def test_learned_list_exact_score():
     costs = ablation(pruned, memo)
     assert all(s < score for _, s in costs)   # after pruning, every rule earns its place
     assert round(exact_play(DecisionList(BASE)).total, 4) == 191.8675
+
+
+def test_a_lists_loss_on_its_own_states_is_its_gap_to_optimal_play():
+    """Distribution shift: judged on the states it reaches itself, the fallback's losses add up to
+    its exact gap to optimal play (the regret identity, up to the sample of turn starts); judged on
+    optimal play's states they do not."""
+    rules = tiny()
+    dl = DecisionList(rules)
+    gap = solution_for(rules, use_cache=False).expected_score - exact_play(dl).total
+    own = own_positions(dl, games=1_000, seed=0).loss_of(dl)
+    on_optimal = optimal_positions(rules, games=1_000, seed=0).loss_of(dl)
+    assert round(gap, 4) == 26.8406
+    assert round(own, 4) == 26.9724 and abs(own - gap) < 0.2   # 1,000 seeded games: within their noise
+    assert round(on_optimal, 4) == 32.0336                     # optimal play's states overstate it by 5
 
 
 def test_catalogue_is_readable_and_unique():

@@ -34,7 +34,7 @@ from .thumb import KEEP, DecisionList, Rule, View, decide, on_pace
 from .thumb_catalogue import catalogue
 from ..engine.turn import box_values, evaluate
 
-__all__ = ["Play", "OptimalPolicy", "exact_play", "Positions", "optimal_positions", "learn",
+__all__ = ["Play", "OptimalPolicy", "exact_play", "Positions", "optimal_positions", "own_positions", "look_ahead", "learn",
            "prune", "ablation"]
 
 CHUNK = 1024   # contexts whose turn tables are held at once
@@ -83,6 +83,28 @@ class OptimalPolicy:
     def turn(self, space, masks, classes):
         t = evaluate(space, box_values(space, self.solution.values, space.index(masks, classes)))
         return t.keep, t.box
+
+
+@dataclass(frozen=True)
+class _Values:
+    """A value table and its rules: all that `OptimalPolicy` reads of a solution."""
+
+    rules: Rules
+    values: np.ndarray
+
+
+def look_ahead(rules: Rules, values) -> OptimalPolicy:
+    """The policy that plays each turn the best way for `values` at the states after it. With a
+    base policy's values V^pi this is one step of policy improvement (rollout, never worse than
+    the base); with the solver's values it is optimal play.
+
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
+    >>> values = np.zeros(StateSpace(chance).size)     # one box: nothing is left after it
+    >>> round(exact_play(look_ahead(chance, values)).total, 6)   # the best single turn, 70/3
+    23.333333
+    """
+    return OptimalPolicy(_Values(rules, np.asarray(values, dtype=np.float64)))
 
 
 def _context_tables(space, policy, masks, classes):
@@ -182,29 +204,73 @@ class Positions:
             n += S
         return np.concatenate(out)
 
+    def loss_of(self, dl: DecisionList, memo: dict | None = None) -> float:
+        """Expected points per game that the list's choices give up on these positions, each
+        choice judged alone with optimal play after it (the weighted loss `learn` minimises)."""
+        return sum(float((self.weights[j] * self.loss(j, decide(dl, self.view(j), memo)[0])).sum())
+                   for j in range(self.rules.rolls_per_turn))
+
 
 def optimal_positions(rules: str | Rules, games: int = 200, seed: int = 0) -> Positions:
     """The turn starts of `games` seeded optimal games, with the optimal turn at each."""
     rules = get_rules(rules)
+    player = Optimal(rules, solution_for(rules), threads=1)
+    return _positions(rules, games, seed, player.keep, player.box, lambda states, t, stage: t.keep[stage - 1])
+
+
+def own_positions(dl: DecisionList, games: int = 200, seed: int = 0, memo: dict | None = None) -> Positions:
+    """The turn starts of `games` seeded games played by the list itself, each roll weighted by
+    how often the list's own keepers reach it; the losses are still against optimal play. The
+    states a policy is judged on are its own here, not optimal play's (distribution shift). On
+    its own states the loss adds up to the whole gap to optimal play (the regret identity): here
+    exactly, since a one-box game has a single turn start.
+
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> chance = DecisionList(rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None))
+    >>> round(own_positions(chance, games=1).loss_of(chance), 6), round(70 / 3 - exact_play(chance).total, 6)
+    (4.572652, 4.572652)
+    >>> round(optimal_positions(chance.rules, games=1).loss_of(chance), 6)   # on optimal play's rolls
+    4.143773
+    """
+    rules, space = dl.rules, StateSpace(dl.rules)
+
+    def choices(states, stage):
+        mask, upper, _ = space.decode(states)
+        view = View.of(rules, mask, on_pace(rules, mask, upper), np.arange(rules.dice.n_rolls), stage)
+        return decide(dl, view, memo)[0]                                  # (N, R)
+
+    def keep(states, rolls, rerolls, rng):
+        return choices(states, rerolls)[np.arange(len(states)), rolls]
+
+    def box(states, rolls, rng):
+        return choices(states, 0)[np.arange(len(states)), rolls]
+
+    return _positions(rules, games, seed, keep, box, lambda states, t, stage: choices(states, stage).T)
+
+
+def _positions(rules: Rules, games: int, seed: int, keep, box, keepers_at) -> Positions:
+    """Play `games` seeded games with `keep` and `box`; at each turn start the optimal turn (for
+    the losses) and the weight of every roll under the keepers `keepers_at(states, turn, stage)`."""
     space, solution = StateSpace(rules), solution_for(rules)
-    player, rng = Optimal(rules, solution, threads=1), np.random.default_rng(seed)
+    rng = np.random.default_rng(seed)
     states = np.zeros(games, np.int64)
     seen = []
     for _ in range(rules.n_boxes):
         seen.append(states)
         rolls = reroll(rules, np.zeros(games, np.int64), rng)
         for rerolls in range(rules.rolls_per_turn - 1, 0, -1):
-            rolls = reroll(rules, player.keep(states, rolls, rerolls, rng), rng)
-        states = fill(space, states, rolls, player.box(states, rolls, rng)).next_state
+            rolls = reroll(rules, keep(states, rolls, rerolls, rng), rng)
+        states = fill(space, states, rolls, box(states, rolls, rng)).next_state
     states = np.concatenate(seen)
     turns, weights = [], [[] for _ in range(rules.rolls_per_turn)]
     for i in range(0, len(states), 512):
-        t = evaluate(space, box_values(space, solution.values, states[i:i + 512]))
+        block = states[i:i + 512]
+        t = evaluate(space, box_values(space, solution.values, block))
         turns.append(t)
         p = np.repeat(rules.dice.transition[0][:, None], t.start.shape[0], axis=1)
         for stage in range(rules.rolls_per_turn - 1, 0, -1):
             weights[stage].append(p.T)
-            p = spread_keepers(space, gather_keepers(space, p, t.keep[stage - 1]))
+            p = spread_keepers(space, gather_keepers(space, p, keepers_at(block, t, stage)))
         weights[0].append(p.T)
     return Positions(rules, states, [np.concatenate(w) / games for w in weights], turns, games)
 
