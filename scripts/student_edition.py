@@ -177,6 +177,47 @@ def _is_solution(cell) -> bool:
     return SOLUTION in tags(cell)
 
 
+def gate(text: str) -> str | None:
+    """The teacher's site: a markdown cell's text whose last block is a `{solution}` block, with
+    that block opened as sphinx-exercise's gated `{solution-start}` (its options kept, its prose
+    after it), so that the code cells that follow and a `{solution-end}` fold with the prose. None
+    if the cell does not end with a solution block."""
+    lines = text.rstrip().splitlines()
+    blocks = solution_blocks(text)
+    if not blocks or blocks[-1][1] != len(lines) - 1:
+        return None
+    first, last = blocks[-1]
+    fence = re.match(r"\s*(:{3,}|`{3,}|~{3,})", lines[first]).group(1)
+    options = first + 1
+    while options < last and re.match(r"\s*:[\w-]+:", lines[options]):
+        options += 1
+    opener = re.sub(r"\{\s*solution\s*\}", "{solution-start}", lines[first], count=1, flags=re.I)
+    return "\n".join(lines[:first] + [opener, *lines[first + 1:options], fence] + lines[options:last])
+
+
+def fold_solutions(stem: str, cells: list[dict]) -> list[dict]:
+    """The teacher's site: each solution's code cells (tag `solution`) and their outputs inside its
+    folded block, closed until clicked: the `{solution}` block ending the markdown cell before them
+    is gated around them. A solution cell with no such block before it is folded on its own
+    (myst-nb's hide-cell)."""
+    def is_solution(i: int) -> bool:
+        return i < len(cells) and cells[i]["cell_type"] == "code" and _is_solution(cells[i])
+
+    folded, gated = [], False
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and is_solution(i + 1) and gate(source) is not None:
+            cell, gated = {**cell, "source": gate(source)}, True
+        elif is_solution(i) and not gated:
+            cell = {**cell, "metadata": {**cell["metadata"], "tags": [*tags(cell), "hide-cell"]}}
+        folded.append(cell)
+        if gated and is_solution(i) and not is_solution(i + 1):
+            folded.append({"cell_type": "markdown", "id": f"{stem}-solution-end-{i}",
+                           "metadata": {}, "source": ":::{solution-end}\n:::"})
+            gated = False
+    return folded
+
+
 def student_notebook(nb):
     """The student edition of a teacher's notebook (a new notebook; `nb` is not changed)."""
     nb = copy.deepcopy(nbformat.from_dict(nb))

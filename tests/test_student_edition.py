@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from student_edition import (LAB_CHECK, LAB_STUB, SOLUTION, EditionError, main,   # noqa: E402
+from student_edition import (LAB_CHECK, LAB_STUB, SOLUTION, EditionError, fold_solutions, main,   # noqa: E402
                              run_problems, solution_blocks, student_notebook, without_solutions,
                              write_edition)
 sys.path.pop(0)
@@ -202,6 +202,39 @@ def test_what_the_student_must_run_shows_no_teachers_output(path, edition):
     kept = {c.id: c for c in teacher.cells}
     assert [c.outputs for c in student.cells if c.cell_type == "code" and c not in labs] == \
         [kept[c.id].outputs for c in student.cells if c.cell_type == "code" and c not in labs]
+
+
+def folded(cells: list[dict]) -> list[str]:
+    """How each solution cell sits in the teacher's site: 'gated' (inside a solution-start /
+    solution-end pair, with its prose) or 'alone' (hide-cell); 'OPEN' if neither."""
+    where, inside = [], False
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and "{solution-start}" in source:
+            inside = True
+        elif cell["cell_type"] == "markdown" and "{solution-end}" in source:
+            inside = False
+        elif SOLUTION in tags(cell):
+            where.append("gated" if inside else "alone" if "hide-cell" in tags(cell) else "OPEN")
+    return where
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_the_teachers_site_folds_every_solution_cell(path):
+    """The teacher's site (site/conf.py with -t teacher) folds each solution's code and output into
+    its solution block, or a lab's solution (no prose) by itself: none in the open."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    where = folded(fold_solutions(path.stem, cells))
+    assert "OPEN" not in where, where
+
+
+@pytest.mark.parametrize("form", ["::: {Solution} ex-1\nProse.\n:::", "~~~{solution} ex-1\n:class: dropdown\nProse.\n~~~",
+                                  "```` {solution}\nProse.\n````"])
+def test_each_form_of_solution_block_folds_its_code(form):
+    nb = hostile_notebook(form, ["solution"])
+    cells = fold_solutions("x", [dict(c) for c in json.loads(nbformat.writes(nb))["cells"]])
+    assert folded(cells) == ["gated"]
+    assert "{solution-start}" in "".join(cells[0]["source"]) and "Prose." in "".join(cells[0]["source"])
 
 
 BUILTINS = set(dir(builtins)) | {"display", "get_ipython"}
