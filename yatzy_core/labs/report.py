@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .sandbox import TIME_LIMIT, Bypassed, Stopped, Student
+from .sandbox import TIME_LIMIT, Bypassed, Raised, Stopped, Student
 
 __all__ = ["TOLERANCE", "Report", "Wrong", "show", "number", "compare", "function", "run"]
 
@@ -120,7 +120,7 @@ def run(lab: str, f, cases, time_limit: float = TIME_LIMIT) -> Report:
                                                   "replace the `raise` line with your code")
             except Stopped as stop:
                 return Report(lab, len(cases), passed, problem or str(stop))
-            except (Wrong, Bypassed) as wrong:
+            except (Wrong, Raised, Bypassed) as wrong:
                 problem = problem or str(wrong)
             except Exception as e:  # noqa: BLE001 (an answer of a shape the check cannot read)
                 problem = problem or f"the check could not read your answer ({type(e).__name__}: {e})"[:300]

@@ -25,7 +25,7 @@ import sys
 import types
 from importlib import import_module
 
-__all__ = ["TIME_LIMIT", "Student", "Stopped", "Bypassed"]
+__all__ = ["TIME_LIMIT", "Student", "Stopped", "Bypassed", "Raised"]
 
 TIME_LIMIT = 30.0     # seconds one call of the student's function may take
 LAYERS = ("yatzy_core.engine", "yatzy_core.objectives", "yatzy_core.advice", "yatzy_core.players")
@@ -34,6 +34,11 @@ DICE_METHODS = ("p_exact", "transition", "roll_probabilities")   # DiceSpace's P
 
 class Stopped(Exception):
     """The student's process ended or was ended (time limit, exit, crash): no more calls."""
+
+
+class Raised(Exception):
+    """The student's function raised, called sys.exit() or recursed without end: the message says
+    where and what; the next call may still be answered."""
 
 
 class Bypassed(Exception):
@@ -147,7 +152,6 @@ class Student:
 
     def ask(self, where: str, *args):
         """f(*args) as the child answers it, printing what it printed."""
-        from .report import Wrong
         if not self.process.is_alive():
             raise Stopped(f"{where}: your function's process has ended")
         self.conn.send(args)
@@ -170,8 +174,8 @@ class Student:
             raise Bypassed(f"{where}: your function calls the package's {value}; the lab asks you to "
                            "compute it yourself (the check runs your function without the package's solvers)")
         if kind == "exit":
-            raise Wrong(f"{where}: your function called sys.exit({value}); return a value instead")
+            raise Raised(f"{where}: your function called sys.exit({value}); return a value instead")
         if kind == "recursion":
-            raise Wrong(f"{where}: your function never stopped calling itself (RecursionError): "
+            raise Raised(f"{where}: your function never stopped calling itself (RecursionError): "
                         "does it reach a case it can answer without recursion?")
-        raise Wrong(f"{where}: your function raised {value}"[:300])
+        raise Raised(f"{where}: your function raised {value}"[:300])
