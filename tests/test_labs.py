@@ -408,3 +408,14 @@ def test_without_the_solution_the_check_says_not_written_yet(stem, capsys):
     name = sorted(stubbed(stub))[0]
     assert printed == (f"{name}: 0 of {printed.split(' of ')[1].split()[0]} checks passed; {name} is not written "
                        "yet (it raises NotImplementedError): replace the `raise` line with your code\n")
+
+
+def test_without_fork_the_check_runs_in_process_and_still_contains_sys_exit(monkeypatch):
+    """Where fork is missing (Windows), the function runs in the notebook's process: no time limit,
+    but sys.exit() is still reported, not raised."""
+    import multiprocessing
+    import sys
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    assert check_backward_induction(solver(), LAB).ok
+    assert str(check_backward_induction(lambda s: sys.exit(3), LAB)).endswith(
+        "with no box open: your function called sys.exit(3); return a value instead")
