@@ -1,11 +1,17 @@
 """Sphinx configuration of the course website: notebooks 01-12 from their committed outputs.
 
+Two editions from one source (scripts/site.sh builds both). The student's site, the default and
+the one to publish: each chapter page is the student's edition of its notebook
+(scripts/student_edition.py), so no solution is in its HTML, folded or not, and its one download
+is that notebook; the other pages lose their solution blocks the same way. The teacher's site,
+built with `-t teacher` and never linked from the student's: the notebooks as they are, each
+solution folded (its prose, code and output in one block that opens on a click), and two
+downloads per chapter, the teacher's notebook and the student's.
+
 Nothing is executed at build time (nb_execution_mode = "off"). Some things are rewritten on the
 way in (source-read), never in the notebooks themselves: a plotly figure is drawn from its JSON
 with the plotly.js copied from the installed plotly package (no CDN), a live widget becomes a
-picture of it and the command that runs it, a progress bar is dropped, a solution's code cells
-fold into its solution block, and each chapter links its two downloads: the notebook as it is
-(the teacher's edition) and the student's edition (scripts/student_edition.py, written here).
+picture of it and the command that runs it, a progress bar is dropped.
 """
 from __future__ import annotations
 
@@ -27,7 +33,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
-from student_edition import solution_blocks, write_edition   # noqa: E402   one reading of a solution
+from student_edition import (fold_solutions, read_notebook, student_notebook,   # noqa: E402
+                             without_solutions, write_edition)                   # one reading of a solution
+
+TEACHER = "tags" in globals() and tags.has("teacher")   # noqa: F821 (Sphinx's -t teacher)
 
 project = "Yahtzee, solved: a course in dynamic programming"
 author = "yatzy-core"
@@ -47,7 +56,7 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "play",    # play/: a stat
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 html_theme = "sphinx_book_theme"
-html_title = "Yahtzee, solved"
+html_title = "Yahtzee, solved" + (" (teacher's edition)" if TEACHER else "")
 html_static_path = ["_static"]
 html_favicon = "_static/favicon.svg"   # a die; without one every page asks for /favicon.ico (a 404)
 html_js_files = ["plotly.min.js"]
@@ -202,58 +211,16 @@ def copy_play(app, exception) -> None:
                         ignore=shutil.ignore_patterns(".*", "*.partial"))
 
 
-SOLUTION = "solution"   # the cell tag of a solution's code
-
-
-def tags(cell: dict) -> list[str]:
-    return cell.get("metadata", {}).get("tags", [])
-
-
-def gate(text: str) -> str | None:
-    """A markdown cell's text whose last block is a `{solution}` block, with that block opened as
-    sphinx-exercise's gated `{solution-start}` (its options kept, its prose after it): the code
-    cells that follow and a `{solution-end}` then fold with the prose. None if the cell does not
-    end with a solution block."""
-    lines = text.rstrip().splitlines()
-    blocks = solution_blocks(text)
-    if not blocks or blocks[-1][1] != len(lines) - 1:
-        return None
-    first, last = blocks[-1]
-    fence = re.match(r"\s*(:{3,}|`{3,})", lines[first]).group(1)
-    options = first + 1
-    while options < last and re.match(r":[\w-]+:", lines[options]):
-        options += 1
-    opener = lines[first].replace("{solution}", "{solution-start}", 1)
-    return "\n".join(lines[:first] + [opener, *lines[first + 1:options], fence] + lines[options:last])
-
-
-def fold_solutions(stem: str, cells: list[dict]) -> list[dict]:
-    """Each solution's code cells (tag `solution`) and their outputs inside its folded block, closed
-    until clicked: the `{solution}` block ending the markdown cell before them is gated around them.
-    A solution cell with no such block before it is folded on its own (myst-nb's hide-cell)."""
-    def is_solution(i: int) -> bool:
-        return i < len(cells) and cells[i]["cell_type"] == "code" and SOLUTION in tags(cells[i])
-
-    folded, gated = [], False
-    for i, cell in enumerate(cells):
-        source = "".join(cell["source"])
-        if cell["cell_type"] == "markdown" and is_solution(i + 1) and gate(source) is not None:
-            cell, gated = {**cell, "source": gate(source)}, True
-        elif is_solution(i) and not gated:
-            cell = {**cell, "metadata": {**cell["metadata"], "tags": [*tags(cell), "hide-cell"]}}
-        folded.append(cell)
-        if gated and is_solution(i) and not is_solution(i + 1):
-            folded.append({"cell_type": "markdown", "id": f"{stem}-solution-end-{i}",
-                           "metadata": {}, "source": ":::{solution-end}\n:::"})
-            gated = False
-    return folded
-
-
 def downloads_cell(stem: str) -> dict:
-    """The chapter's two notebooks: as it is, with the solutions, and the student's edition."""
-    text = (f"**Download this chapter** as a notebook: {{download}}`the teacher's edition <{stem}.ipynb>` "
-            f"(with the solutions) or {{download}}`the student's edition <../student/{stem}.ipynb>` "
-            "(the exercises without their solutions).")
+    """The chapter's notebook: on the student's site the student's edition only; on the teacher's,
+    the notebook as it is, with the solutions, and the student's edition."""
+    if TEACHER:
+        text = (f"**Download this chapter** as a notebook: {{download}}`the teacher's edition <{stem}.ipynb>` "
+                f"(with the solutions) or {{download}}`the student's edition <../student/{stem}.ipynb>` "
+                "(the exercises without their solutions).")
+    else:
+        text = (f"**Download this chapter** as a notebook: {{download}}`{stem}.ipynb <{stem}.ipynb>` "
+                "(run it in JupyterLab: the exercises, and the labs with their checks).")
     return {"cell_type": "markdown", "id": f"{stem}-downloads", "metadata": {}, "source": text}
 
 
@@ -278,7 +245,8 @@ def rewrite_notebook(stem: str, text: str) -> str:
             outputs.append(output)
         if "outputs" in cell:
             cell["outputs"] = outputs
-    nb["cells"] = fold_solutions(stem, nb["cells"])
+    if TEACHER:
+        nb["cells"] = fold_solutions(stem, nb["cells"])
     nb["cells"].insert(1, downloads_cell(stem))                # under the chapter's title
     return json.dumps(nb)
 
@@ -286,20 +254,27 @@ def rewrite_notebook(stem: str, text: str) -> str:
 def on_source_read(app, docname: str, source: list[str]) -> None:
     if docname.startswith("chapters/"):
         source[0] = rewrite_notebook(docname.split("/", 1)[1], source[0])
+    elif not TEACHER and str(app.env.doc2path(docname)).endswith(".md"):
+        source[0] = without_solutions(source[0])          # a page's example solution: teachers only
 
 
 def copy_notebooks() -> None:
-    """The committed notebooks, as they are, into chapters/ (the download link gives these)."""
+    """Each chapter's notebook into chapters/, the pages' sources (the download link gives these):
+    the student's edition, or on the teacher's site the committed notebook as it is."""
+    import nbformat
     target = HERE / "chapters"
     target.mkdir(exist_ok=True)
     for path in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
-        if not (target / path.name).exists() or (target / path.name).read_bytes() != path.read_bytes():
-            shutil.copyfile(path, target / path.name)
+        text = path.read_bytes() if TEACHER else \
+            (nbformat.writes(student_notebook(read_notebook(path))) + "\n").encode("utf-8")
+        if not (target / path.name).exists() or (target / path.name).read_bytes() != text:
+            (target / path.name).write_bytes(text)
 
 
 def student_notebooks() -> None:
-    """The student's edition of every chapter into student/ (the chapter pages link it)."""
-    write_edition(HERE / "student")
+    """The student's edition of every chapter into student/ (the teacher's chapter pages link it)."""
+    if TEACHER:
+        write_edition(HERE / "student")
 
 
 def cli_pages() -> None:

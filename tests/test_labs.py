@@ -61,20 +61,22 @@ def test_the_transition_check_passes_the_solution_and_floats():
 
 @pytest.mark.parametrize("wrong, message", [
     (lambda kept, n: transition_row(kept, n, orders=False),         # every multiset 6**-free
-     "1 of 5 checks passed; at keeper () of 2 dice, roll (1, 2): expected 1/18, got 1/36"),
+     "1 of 5 checks passed; at keeper () of 2 dice, roll (1, 2): expected 1/18, got 1/36: every roll got "
+     "the same chance, but rolls are not equally likely: (1, 2) comes up two ways (1 then 2, 2 then 1), "
+     "(1, 1) one; count each roll's orders"),
     (lambda kept, n: transition_row((), n),                         # the kept dice rerolled too
-     "0 of 5 checks passed; at keeper (1,) of 1 die, roll (1,): expected 1, got 1/6"),
+     "0 of 5 checks passed; at keeper (1,) of 2 dice, roll (1, 1): expected 1/6, got 1/36"),
     (lambda kept, n: {r: p for r, p in transition_row(kept, n).items() if r[-1] < 6},
-     "0 of 5 checks passed; at keeper () of 1 die, roll (6,): expected 1/6, got nothing (the roll is missing)"),
+     "0 of 5 checks passed; at keeper () of 2 dice, roll (1, 6): expected 1/18, got nothing (the roll is missing)"),
     (lambda kept, n: {r[::-1]: p for r, p in transition_row(kept, n).items()},
      "1 of 5 checks passed; at keeper () of 2 dice: the key (2, 1) is not one of the rolls (a sorted tuple of 2 dice 1..6)"),
     (lambda kept, n: {**transition_row(kept, n), (1,) * n: Fraction(1, 6 ** n)} if kept[:1] == (6,) else
      transition_row(kept, n),                                       # a roll that cannot come up
-     "0 of 5 checks passed; at keeper (6,) of 1 die, roll (1,): expected 0, got 1/6"),
+     "0 of 5 checks passed; at keeper (6,) of 2 dice, roll (1, 1): expected 0, got 1/36"),
     (lambda kept, n: list(transition_row(kept, n).values()),
-     "0 of 5 checks passed; at keeper () of 1 die: expected a dict from rolls (sorted tuples) to numbers, got list"),
+     "0 of 5 checks passed; at keeper () of 2 dice: expected a dict from rolls (sorted tuples) to numbers, got list"),
     (lambda kept, n: 1 / (len(kept) - 1) if kept else transition_row(kept, n),
-     "0 of 5 checks passed; at keeper (1,) of 1 die: your function raised ZeroDivisionError: division by zero"),
+     "0 of 5 checks passed; at keeper (1,) of 2 dice: your function raised ZeroDivisionError: division by zero"),
 ])
 def test_the_transition_check_names_the_first_wrong_roll(wrong, message):
     report = check_transition_row(wrong)
@@ -106,10 +108,10 @@ def test_the_keepers_check_passes_the_solution():
 
 @pytest.mark.parametrize("wrong, message", [
     (lambda values, n: keeper_table(values, n, faces=5),            # a missing face: (1, 5), never 6
-     "0 of 6 checks passed; with roll values 'the sum of the dice' of 1 die, at keeper (): "
-     "expected 7/2, got 3"),
+     "0 of 6 checks passed; with roll values 'the larger die' of 2 dice, at keeper (): "
+     "expected 161/36, got 19/5"),
     (lambda values, n: keeper_table(values, n, rolls=False),       # the rolls themselves left out
-     "0 of 6 checks passed; with roll values 'the sum of the dice' of 1 die, at keeper (1,): "
+     "0 of 6 checks passed; with roll values 'the larger die' of 2 dice, at keeper (1, 1): "
      "expected 1, got nothing (the keeper is missing)"),
 ])
 def test_the_keepers_check_names_the_first_wrong_keeper(wrong, message):
@@ -126,15 +128,15 @@ def test_the_keepers_check_names_the_roll_values_that_go_wrong():
         return table
 
     assert str(check_keeper_table(max_not_mean)) == (
-        "keeper_table: 0 of 6 checks passed; with roll values 'the sum of the dice' of 1 die, "
-        "at keeper (): expected 7/2, got 6")
+        "keeper_table: 0 of 6 checks passed; with roll values 'the larger die' of 2 dice, "
+        "at keeper (): expected 161/36, got 6")
 
     def five_dice_only(values, n):                    # right for 5 dice, wrong for fewer
         return keeper_table(values, 5) if n == 5 else keeper_table({k: 0 * v for k, v in values.items()}, n)
 
     assert str(check_keeper_table(five_dice_only)) == (
-        "keeper_table: 3 of 6 checks passed; with roll values 'the sum of the dice' of 1 die, "
-        "at keeper (): expected 7/2, got 0")
+        "keeper_table: 3 of 6 checks passed; with roll values 'the larger die' of 2 dice, "
+        "at keeper (): expected 161/36, got 0")
 
 
 # ---- chapters 5 and 8: a whole small game, backwards -----------------------------------------------
@@ -226,6 +228,121 @@ def test_the_report_reads_as_one_line():
     assert [show(x) for x in (Fraction(3), 0.1 + 0.2, 1e-20, "six")] == ["3", "3/10", "1e-20", "str 'six'"]
 
 
+# ---- a common wrong idea fails first, and is named ---------------------------------------------
+
+def test_equally_likely_multisets_fail_the_first_keepers_case_and_are_named():
+    """Averaging over the rolls a keeper can become, as if each were equally likely, gets the sums
+    right (d and 7 - d are symmetric): it passed three of the six cases when the first three were
+    sums. Now a case without that symmetry comes first, and it fails there, named."""
+    def average_over_rolls(values, n):
+        return {kept: sum(v for r, v in values.items() if all(r.count(d) >= kept.count(d) for d in kept))
+                / sum(all(r.count(d) >= kept.count(d) for d in kept) for r in values)
+                for size in range(n + 1) for kept in combinations_with_replacement(range(1, 7), size)}
+
+    report = check_keeper_table(average_over_rolls)
+    assert report.passed == 2 and str(report) == (
+        "keeper_table: 2 of 6 checks passed; with roll values 'the larger die' of 2 dice, at keeper (): "
+        "expected 161/36, got 13/3: that is the plain average over the rolls the keeper can become, as if "
+        "every roll were equally likely; they are not: a roll comes up in as many ways as it has orders, "
+        "so average over the next die (1/6 each) instead")
+
+
+# ---- the package's solvers are not there to call ----------------------------------------------------
+
+def test_calling_the_package_instead_of_writing_the_lab_is_noticed():
+    from yatzy_core import dice_space, solve
+    from yatzy_core.engine.turn import keeper_values   # noqa: F401 (named in the function below)
+
+    def by_p_exact(kept, n):
+        space = dice_space(n)
+        k = [dice_of_(x) for x in space.keepers].index(kept)
+        return {dice_of_(r): space.p_exact(k, i) for i, r in enumerate(space.rolls)}
+
+    def by_solve(open_boxes):
+        try:                                             # a student's `except` does not hide it
+            return solve(LAB, progress=False).values[0]
+        except Exception:
+            return 0
+
+    def by_targets(open_boxes, n):
+        import yatzy_core
+        return yatzy_core.solve_targets(LAB, 50).vector(0)[0]
+
+    assert str(check_transition_row(by_p_exact)) == (
+        "transition_row: 0 of 5 checks passed; at keeper () of 2 dice: your function calls the package's "
+        "DiceSpace.p_exact (yatzy_core.game.dice); the lab asks you to compute it yourself (the check runs "
+        "your function without the package's solvers)")
+    assert "calls the package's solve (yatzy_core.engine.solver)" in str(check_backward_induction(by_solve, LAB))
+    assert "calls the package's solve_targets (yatzy_core.objectives.targets)" in str(
+        check_target_recursion(by_targets, LAB))
+    assert solve(LAB, progress=False, backend="numpy").values.size     # the kernel's own are untouched
+
+
+def dice_of_(counts):
+    from yatzy_core import dice_of
+    return dice_of(counts)
+
+
+# ---- a student's function cannot hang, end or fool the check ----------------------------------------
+
+def test_a_function_that_never_returns_ends_with_one_line():
+    import multiprocessing
+
+    def forever(open_boxes):
+        while True:
+            pass
+
+    report = check_backward_induction(forever, LAB, time_limit=0.5)
+    assert str(report) == ("forever: 0 of 8 checks passed; with no box open: your function did not return "
+                           "within 0.5 s (a loop that never ends, or a recursion that never reaches a known case?)")
+    assert multiprocessing.active_children() == []          # the child was ended, not left running
+
+
+def test_sys_exit_and_os_exit_do_not_escape():
+    import os
+    import sys
+
+    def exits(open_boxes):
+        sys.exit(3)
+
+    def ends(open_boxes):
+        os._exit(3)
+
+    assert str(check_backward_induction(exits, LAB)) == (
+        "exits: 0 of 8 checks passed; with no box open: your function called sys.exit(3); return a value instead")
+    assert str(check_backward_induction(ends, LAB)) == (
+        "ends: 0 of 8 checks passed; with no box open: your function ended the process (exit code 3); "
+        "return a value instead")
+
+
+@pytest.mark.parametrize("bad, shown", [(float("nan"), "nan"), (float("inf"), "inf")])
+def test_nan_and_inf_are_named(bad, shown):
+    V = solver()
+    report = check_backward_induction(lambda s: bad if len(s) == 1 else V(s), LAB)
+    assert str(report) == (
+        f"<lambda>: 5 of 8 checks passed; with {{sixes}} open: expected 11/2, got {shown}, which is no number "
+        "a chance or an expected score can be (a 0/0, or an inf from a division by zero or an overflow?)")
+
+
+def test_the_right_numbers_as_strings_do_not_pass():
+    V = solver()
+    report = check_backward_induction(lambda s: str(V(s)), LAB)
+    assert str(report) == ("<lambda>: 0 of 8 checks passed; with no box open: expected a number (0), got str '0'")
+    rows = check_transition_row(lambda kept, n: {r: f"{float(p)}" for r, p in transition_row(kept, n).items()})
+    assert rows.passed == 0 and "expected a number (1/36), got str '0.027777777777777776'" in str(rows)
+
+
+def test_what_the_function_prints_is_shown(capsys):
+    V = solver()
+
+    def chatty(open_boxes):
+        print("asked", sorted(open_boxes))
+        return V(open_boxes)
+
+    assert check_backward_induction(chatty, LAB).ok
+    assert capsys.readouterr().out.splitlines()[:2] == ["asked []", "asked ['sixes']"]
+
+
 # ---- the labs in the notebooks: stub, solution, check ---------------------------------------------
 
 LABS = {"02_counting_with_sympy": "check_transition_row", "04_keepers": "check_keeper_table",
@@ -291,3 +408,14 @@ def test_without_the_solution_the_check_says_not_written_yet(stem, capsys):
     name = sorted(stubbed(stub))[0]
     assert printed == (f"{name}: 0 of {printed.split(' of ')[1].split()[0]} checks passed; {name} is not written "
                        "yet (it raises NotImplementedError): replace the `raise` line with your code\n")
+
+
+def test_without_fork_the_check_runs_in_process_and_still_contains_sys_exit(monkeypatch):
+    """Where fork is missing (Windows), the function runs in the notebook's process: no time limit,
+    but sys.exit() is still reported, not raised."""
+    import multiprocessing
+    import sys
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    assert check_backward_induction(solver(), LAB).ok
+    assert str(check_backward_induction(lambda s: sys.exit(3), LAB)).endswith(
+        "with no box open: your function called sys.exit(3); return a value instead")

@@ -1,8 +1,10 @@
 """The course website: built (a warning fails it), every internal link resolves, and every page
 works in Chromium at desktop and phone width with no network.
 
-The site is built once into a temporary folder from the committed notebooks (nothing is
-executed). Needs the site extra (the dev extra includes it); the browser half also needs
+The student's site (the default build, the one published) is built once into a temporary folder
+from the committed notebooks (nothing is executed); it holds no solution and offers the student's
+notebook only. The teacher's edition (`-t teacher`) is not built here: its one difference, the
+folding of each solution, is checked on the notebooks in tests/test_student_edition.py. Needs the site extra (the dev extra includes it); the browser half also needs
 /usr/bin/chromium and playwright, as tests/test_browser.py. Screenshots go to $YATZY_SCREENSHOTS
 (default tests/screenshots/), as the coach's do.
 """
@@ -28,6 +30,9 @@ bs4 = pytest.importorskip("bs4", reason="beautifulsoup4 is not installed (dev ex
 from yatzy_core.cli.command import build_parser   # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from student_edition import SOLUTION, student_notebook, tags, without_solutions   # noqa: E402
+sys.path.pop(0)
 SHOTS = Path(os.environ.get("YATZY_SCREENSHOTS", ROOT / "tests" / "screenshots"))
 WAIT_MS = 30_000
 DESKTOP = {"width": 1280, "height": 900}
@@ -54,6 +59,12 @@ def soup(path: Path):
     return bs4.BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
+def student(notebook: Path) -> dict:
+    """A chapter's student edition, as the site writes it (a dict, as json reads a notebook)."""
+    import nbformat
+    return json.loads(nbformat.writes(student_notebook(nbformat.read(notebook, as_version=4))))
+
+
 def subcommands() -> list[str]:
     return list(build_parser()._subparsers._group_actions[0].choices)
 
@@ -64,16 +75,16 @@ def test_every_chapter_and_command_has_a_page(site):
     assert sorted(p.stem for p in (site / "chapters").glob("*.html")) == chapters
     assert sorted(p.stem for p in (site / "cli").glob("*.html")) == sorted(["index", *subcommands()])
     assert "--rolls-left" in (site / "cli" / "advise.html").read_text()      # the real help text
-    for chapter in chapters:                                                # "download this notebook"
-        assert (site / "_sources" / "chapters" / f"{chapter}.ipynb").read_bytes() == \
-            (ROOT / "notebooks" / f"{chapter}.ipynb").read_bytes()
+    for chapter in chapters:                                 # "download this notebook": the student's
+        source = json.loads((site / "_sources" / "chapters" / f"{chapter}.ipynb").read_text(encoding="utf-8"))
+        assert source["cells"] == student(ROOT / "notebooks" / f"{chapter}.ipynb")["cells"]
         assert f"_sources/chapters/{chapter}.ipynb" in (site / "chapters" / f"{chapter}.html").read_text()
 
 
 def test_every_plotly_figure_is_drawn_from_the_site(site):
     """One figure on the page per plotly output in the notebook, and no script from elsewhere."""
     for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
-        cells = json.loads(notebook.read_text())["cells"]
+        cells = student(notebook)["cells"]
         figures = sum(PLOTLY in o.get("data", {}) for c in cells for o in c.get("outputs", []))
         page = soup(site / "chapters" / f"{notebook.stem}.html")
         assert len(page.select("div.yc-plotly")) == figures, notebook.name
@@ -96,16 +107,20 @@ CITE = re.compile(r"\{cite(?::\w+)?\}`([^`]+)`")
 
 
 def test_every_source_is_cited_by_key_and_linked(site):
-    """Each .bib entry is cited by key in some chapter's markdown, each citation is a link to its
-    entry on the references page, and that page lists exactly the cited entries."""
+    """Each .bib entry is cited by key in some chapter's markdown, each citation on a page (the
+    student's edition: a solution's citations are not on it) is a link to its entry on the
+    references page, and that page lists exactly the entries the pages cite."""
     bib = (ROOT / "site" / "references.bib").read_text(encoding="utf-8")
     keys = set(re.findall(r"^@\w+\{([^,\s]+),", bib, re.M))
     cited: set[str] = set()
+    in_course: set[str] = set()
     references = soup(site / "references.html")
     entries = {t["id"] for t in references.select("div.citation[id]")}
     for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
-        text = "".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]
-                       if c["cell_type"] == "markdown")
+        teacher = "".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]
+                          if c["cell_type"] == "markdown")
+        in_course |= {key.strip() for role in CITE.findall(teacher) for key in role.split(",")}
+        text = "".join("".join(c["source"]) for c in student(notebook)["cells"] if c["cell_type"] == "markdown")
         here = [key.strip() for role in CITE.findall(text) for key in role.split(",")]
         cited |= set(here)
         page = soup(site / "chapters" / f"{notebook.stem}.html")
@@ -113,8 +128,8 @@ def test_every_source_is_cited_by_key_and_linked(site):
         assert len(links) == len(here), notebook.name            # every key became a link ...
         assert {href.split("#", 1)[1] for href in links} <= entries, notebook.name   # ... to an entry
         assert "{cite" not in page.get_text(), notebook.name
-    assert cited == keys, (sorted(keys - cited), sorted(cited - keys))
-    assert len(entries) == len(keys)                              # only what is cited, once each
+    assert in_course == keys, (sorted(keys - in_course), sorted(in_course - keys))
+    assert len(entries) == len(cited) and cited <= keys           # only what is cited, once each
 
 
 def ranges(numbers: list[int]) -> str:
@@ -188,40 +203,66 @@ def test_code_on_the_pages_carries_no_test_marker(site):
     assert "NBVAL" not in source and '"nbval-check-output"' in source
 
 
-def test_every_solution_cell_folds_with_its_solution(site):
-    """Every code cell tagged `solution` is on its page inside a folded solution block (the
-    block's prose, the code and its output in one dropdown) or, a lab's solution without prose,
-    folded by itself (myst-nb's hide-cell); none in the open."""
-    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
-        cells = json.loads(notebook.read_text())["cells"]
-        expected = sum("solution" in c.get("metadata", {}).get("tags", []) for c in cells)
-        shown = soup(site / "chapters" / f"{notebook.stem}.html").select("div.cell.tag_solution")
-        assert len(shown) == expected, notebook.name
-        loose = [i for i, cell in enumerate(shown)   # in a solution's dropdown, or (a lab's, no prose) folded alone
-                 if not cell.find_parent(class_="dropdown") and "tag_hide-cell" not in cell.get("class", [])]
-        assert not loose, f"{notebook.name}: solution cells {loose} are not folded"
-
-
-def test_each_chapter_offers_the_teacher_and_the_student_notebook(site):
-    """Two downloads under each chapter's title: the notebook as it is (the teacher's edition,
-    with the solutions) and the student's edition, generated when the site is built, without."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    try:
-        from student_edition import student_notebook
-    finally:
-        sys.path.pop(0)
+def solution_lines(notebook: Path) -> list[str]:
+    """Lines only a chapter's solutions hold (20 characters or more): the code and printed output
+    of its `solution` cells and the prose of its solution blocks, less any line the rest says."""
     import nbformat
+    nb = nbformat.read(notebook, as_version=4)
+    def texts(cell) -> list[str]:
+        out = [cell.source] + [o.get("text", "") if o.get("output_type") == "stream" else
+                               str(o.get("data", {}).get("text/plain", "")) for o in cell.get("outputs", [])]
+        return [l.strip() for t in out for l in t.splitlines()]
+    secret, public = [], set()
+    for cell in nb.cells:
+        if SOLUTION in tags(cell):
+            secret += texts(cell)
+        elif cell.cell_type == "markdown":
+            kept = without_solutions(cell.source)
+            public |= {l.strip() for l in kept.splitlines()}
+            secret += [l.strip() for l in cell.source.splitlines() if l.strip() not in public]
+        else:
+            public |= set(texts(cell))
+    return [l for l in secret if sum(ch.isalnum() for ch in l) >= 12 and l not in public and not l.startswith((":", "#", "$"))
+            and not re.search(r"[`*$\\{}\[\]]", l)]
+
+
+def test_the_student_site_holds_no_solution(site):
+    """No solution on a chapter page, folded or open: no solution block, no cell tagged `solution`,
+    and not one line of a solution's code, output or prose in the page's text (the pages are
+    built from the student's editions). The teachers' page loses its example solution too."""
+    checked = 0
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+        page = soup(site / "chapters" / f"{notebook.stem}.html")
+        assert not page.select(".solution, div.cell.tag_solution, .tag_hide-cell"), notebook.name
+        text = " ".join(page.get_text(" ").split())
+        lines = solution_lines(notebook)
+        leaked = [l for l in lines if " ".join(l.split()) in text]
+        assert not leaked, f"{notebook.name}: {leaked[:3]}"
+        checked += len(lines)
+    assert checked > 100                                      # the check reads real solutions
+    teachers = soup(site / "teachers.html")
+    assert teachers.select(".exercise") and not teachers.select(".solution")
+    assert "(stars and bars)" not in teachers.get_text()
+
+
+def test_each_chapter_offers_the_student_notebook_only(site):
+    """One download under each chapter's title, the student's edition; no teacher's notebook is
+    anywhere in the site (not as a download, a source or a copy), and no page links the teacher's
+    edition."""
+    teacher_files = {p.read_bytes() for p in (ROOT / "notebooks").glob("[01][0-9]_*.ipynb")}
     for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
         page = site / "chapters" / f"{notebook.stem}.html"
         links = [a["href"] for a in soup(page).select("a.download[href]")]
-        teacher, student = [(page.parent / unquote(href)).resolve() for href in links]
-        assert teacher.read_bytes() == notebook.read_bytes(), notebook.name
-        written = json.loads(student.read_text(encoding="utf-8"))
-        tagged = [c for c in written["cells"] if "solution" in c.get("metadata", {}).get("tags", [])]
-        assert not tagged and "{solution}" not in student.read_text(encoding="utf-8"), notebook.name
-        assert written["cells"] == json.loads(nbformat.writes(
-            student_notebook(nbformat.read(notebook, as_version=4))))["cells"], notebook.name
-        assert "{exercise}" in student.read_text(encoding="utf-8")
+        assert len(links) == 1, (notebook.name, links)
+        written = json.loads((page.parent / unquote(links[0])).resolve().read_text(encoding="utf-8"))
+        assert written["cells"] == student(notebook)["cells"], notebook.name
+        assert "{exercise}" in json.dumps(written) and not any(SOLUTION in tags(c) for c in written["cells"])
+    copies = [p for p in site.rglob("*.ipynb") if p.read_bytes() in teacher_files]
+    assert not copies, copies[:3]
+    assert not list(site.rglob("student/*.ipynb"))
+    for path in pages(site):
+        for a in soup(path).select("a[href]"):
+            assert not re.search(r"teacher(/|\.zip|s?_edition)", a["href"]), (path.name, a["href"])
 
 
 def test_every_internal_link_resolves(site):
@@ -333,36 +374,6 @@ def test_every_page_works_in_the_browser(site, served, browser, width):
             assert shot.stat().st_size > 10_000
         page.close()
     assert not problems, "\n".join(problems)
-
-
-def test_a_solution_opens_on_click(served, browser):
-    from playwright.sync_api import expect
-    page, errors = open_page(browser, served + "teachers.html", DESKTOP)
-    solution = page.locator(".solution.dropdown").first
-    body = solution.locator(".solution-content, section").first
-    expect(body).to_be_hidden()
-    solution.locator(".admonition-title, button.toggle-button").first.click()
-    expect(body).to_be_visible()
-    expect(body).to_contain_text("252")
-    assert not errors, errors
-
-
-def test_a_solutions_code_and_number_stay_hidden_until_clicked(served, browser):
-    """Chapter 2's first solution with code: its code and its printed number (462, the rolls of
-    six dice) are hidden until its title is clicked, then shown with its prose."""
-    from playwright.sync_api import expect
-    page, errors = open_page(browser, served + "chapters/02_counting_with_sympy.html", DESKTOP)
-    solution = page.locator(".solution.dropdown", has=page.locator("div.cell")).first
-    code, output = solution.locator(".cell_input").first, solution.locator(".cell_output").first
-    expect(code).to_be_attached()
-    expect(code).to_be_hidden()
-    expect(output).to_be_hidden()
-    solution.locator(".admonition-title, button.toggle-button").first.click()
-    expect(code).to_be_visible()
-    expect(code).to_contain_text("outcomes(6)")
-    expect(output).to_be_visible()
-    expect(output).to_contain_text("rolls of 6 dice: 462")
-    assert not errors, errors
 
 
 def test_mathjax_shows_no_progress_box(served, browser):

@@ -18,8 +18,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-from student_edition import (LAB_STUB, SOLUTION, run_problems, solution_blocks,   # noqa: E402
-                             student_notebook, without_solutions, write_edition)
+from student_edition import (LAB_CHECK, LAB_STUB, SOLUTION, EditionError, fold_solutions, main,   # noqa: E402
+                             run_problems, solution_blocks, student_notebook, without_solutions,
+                             write_edition)
 sys.path.pop(0)
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb"))
@@ -107,10 +108,133 @@ def test_a_solution_block_ends_at_its_own_fence():
             ":::{note}\nA note.\n:::\nStill the solution.\n::::\n\nAfter.\n\n"
             "```{solution} ex-2\nSecond.\n```\nEnd.")
     assert without_solutions(text) == "Before.\n\nAfter.\n\nEnd."
-    with pytest.raises(ValueError, match="never closed"):
+    with pytest.raises(EditionError, match="never closed"):
         without_solutions(":::{solution} ex-1\nno end")
-    with pytest.raises(ValueError, match="gated"):
+    with pytest.raises(EditionError, match="gated"):
         without_solutions(":::{solution-start} ex-1\n:::")
+
+
+HOSTILE = {   # every form MyST renders as the solution directive; each hides the word "SECRET"
+    "a space before the brace": "::: {solution} ex-1\nSECRET 252\n:::",
+    "a backtick fence with a space": "``` {solution} ex-1\nSECRET 252\n```",
+    "a tilde fence": "~~~{solution}\nSECRET 252\n~~~",
+    "a capital letter": ":::{Solution} ex-1\n:class: dropdown\nSECRET 252\n:::",
+    "inside a note": "::::{note}\nKept.\n:::{solution}\nSECRET 252\n:::\n::::",
+    "inside an exercise, longer fences": "`````{exercise}\nKept.\n````{solution}\nSECRET\n````\n`````",
+    "indented": "  :::{solution}\n  SECRET 252\n  :::",
+}
+
+
+def hostile_notebook(markdown: str, tags) -> nbformat.NotebookNode:
+    cells = [nbformat.v4.new_markdown_cell("Exercise: add.\n\n" + markdown, id="prose"),
+             nbformat.v4.new_code_cell("print('SECRET code')", id="code"),
+             nbformat.v4.new_code_cell("1 + 1", id="open")]
+    cells[1].metadata["tags"] = tags
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+@pytest.mark.parametrize("form", HOSTILE)
+def test_every_form_myst_renders_as_a_solution_is_removed(form):
+    """Found by MyST's parser: each of these renders as a {solution} on the site (docutils looks a
+    directive up in lower case; a fence's info is stripped), and none reaches the student."""
+    student = student_notebook(hostile_notebook(HOSTILE[form], ["solution"]))
+    assert "SECRET" not in everything(student), form
+    assert [c.id for c in student.cells] == ["prose", "open"]
+    assert student.cells[0].source.startswith("Exercise: add.")
+    assert ("Kept." in student.cells[0].source) == ("Kept." in HOSTILE[form])
+
+
+@pytest.mark.parametrize("tags", ["solution", ["Solution"], ["hide-input", "solution"]])
+def test_a_solution_tag_as_a_string_or_in_capitals_removes_the_cell(tags, tmp_path):
+    """`"tags": "solution"` is not valid nbformat, but Jupyter keeps it and myst-nb reads it."""
+    nb = hostile_notebook("Nothing hidden.", ["solution"])
+    nb.cells[1].metadata["tags"] = tags                     # after nbformat's validation
+    nb.cells[2].metadata["tags"] = "lab-check"
+    (tmp_path / "in.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    assert main([str(tmp_path / "out"), str(tmp_path / "in.ipynb")]) == 0
+    student = nbformat.read(tmp_path / "out" / "in.ipynb", as_version=4)
+    assert [c.id for c in student.cells] == ["prose", "open"] and "SECRET" not in everything(student)
+    assert student.cells[1].metadata.tags == ["lab-check"]
+
+
+def test_a_fence_that_is_not_a_solution_stays():
+    text = "```python\n:::{solution}\n```\n\n:::{note}\n{solution} in words\n:::\n\n``` {solutions}\nx\n```"
+    assert solution_blocks(text) == [] and without_solutions(text) == text
+
+
+@pytest.mark.parametrize("text, message", [
+    (":::{solution} ex-1\nno end", "line 1: a solution block opened by ':::{solution} ex-1' is never closed"),
+    ("Text.\n\n```{solution}\nno end\n``", "line 3: a solution block opened by '```{solution}' is never closed"),
+    (":::{solution-start} ex-1\n:::", "line 1: {solution-start}: gated solutions are not supported"),
+])
+def test_an_unclosed_or_gated_block_is_refused_in_one_line(text, message):
+    with pytest.raises(EditionError) as raised:
+        without_solutions(text)
+    assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"cells": [', "not a notebook (NotJSONError"),
+    ('{"cells": 3, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}', "not a notebook"),
+    (None, "cell 0: line 3: a solution block opened by ':::{solution}' is never closed"),
+])
+def test_the_command_says_what_is_wrong_in_one_line_and_exits_2(tmp_path, capsys, content, message):
+    path = tmp_path / "broken.ipynb"
+    if content is None:
+        content = nbformat.writes(hostile_notebook(":::{solution}\nSECRET", ["solution"]))
+    path.write_text(content, encoding="utf-8")
+    assert main([str(tmp_path / "out"), str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"student_edition: {path}: {message}"), err
+    assert not (tmp_path / "out" / "broken.ipynb").exists()
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if '"lab-stub"' in p.read_text(encoding="utf-8")],
+                         ids=lambda p: p.name)
+def test_what_the_student_must_run_shows_no_teachers_output(path, edition):
+    """The lab's stub and check cells (and any cell reading the stub's function) hold no output:
+    the teacher's "all 5 checks passed" under a stub raising NotImplementedError is gone. Every
+    other cell keeps its output, so the chapter still reads as it does on the site."""
+    teacher, student = nbformat.read(path, as_version=4), edition[path.name]
+    labs = [c for c in student.cells if {LAB_STUB, LAB_CHECK} & set(tags(c))]
+    assert len(labs) >= 2 and all(c.outputs == [] and c.execution_count is None for c in labs)
+    assert "checks passed" not in everything(student) and "checks passed" in everything(teacher)
+    kept = {c.id: c for c in teacher.cells}
+    assert [c.outputs for c in student.cells if c.cell_type == "code" and c not in labs] == \
+        [kept[c.id].outputs for c in student.cells if c.cell_type == "code" and c not in labs]
+
+
+def folded(cells: list[dict]) -> list[str]:
+    """How each solution cell sits in the teacher's site: 'gated' (inside a solution-start /
+    solution-end pair, with its prose) or 'alone' (hide-cell); 'OPEN' if neither."""
+    where, inside = [], False
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and "{solution-start}" in source:
+            inside = True
+        elif cell["cell_type"] == "markdown" and "{solution-end}" in source:
+            inside = False
+        elif SOLUTION in tags(cell):
+            where.append("gated" if inside else "alone" if "hide-cell" in tags(cell) else "OPEN")
+    return where
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_the_teachers_site_folds_every_solution_cell(path):
+    """The teacher's site (site/conf.py with -t teacher) folds each solution's code and output into
+    its solution block, or a lab's solution (no prose) by itself: none in the open."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    where = folded(fold_solutions(path.stem, cells))
+    assert "OPEN" not in where, where
+
+
+@pytest.mark.parametrize("form", ["::: {Solution} ex-1\nProse.\n:::", "~~~{solution} ex-1\n:class: dropdown\nProse.\n~~~",
+                                  "```` {solution}\nProse.\n````"])
+def test_each_form_of_solution_block_folds_its_code(form):
+    nb = hostile_notebook(form, ["solution"])
+    cells = fold_solutions("x", [dict(c) for c in json.loads(nbformat.writes(nb))["cells"]])
+    assert folded(cells) == ["gated"]
+    assert "{solution-start}" in "".join(cells[0]["source"]) and "Prose." in "".join(cells[0]["source"])
 
 
 BUILTINS = set(dir(builtins)) | {"display", "get_ipython"}

@@ -9,6 +9,10 @@ case (which keeper, roll or state, expected against got), or that the function i
 - chapter 5: `check_backward_induction(V, rules)`, a whole small game solved backwards, and
   `check_bellman_operator(T, rules)`, its Bellman operator on several tables;
 - chapter 8: `check_target_recursion(V, rules)`, the best chance of n more points, V(s, n).
+
+The student's function runs in a child process (sandbox.py): a call over the time limit, a
+`sys.exit()` or a crash ends the check with one line, and the package's own solvers are not there
+to call in place of writing the lab.
 """
 from .report import Report
 from .rolls import check_keeper_table, check_transition_row

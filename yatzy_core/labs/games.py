@@ -16,7 +16,8 @@ from ..game.states import StateSpace
 from ..engine.bruteforce import brute_force_value
 from ..engine.solver import solve
 from ..objectives.targets import max_total, solve_targets
-from .report import Report, ask, compare, function, run
+from .sandbox import TIME_LIMIT
+from .report import Report, compare, function, run
 
 __all__ = ["check_backward_induction", "check_target_recursion", "open_states"]
 
@@ -47,17 +48,18 @@ def open_states(rules: Rules) -> list[tuple[frozenset, int, str]]:
     return out
 
 
-def _value_case(V, where: str, open_boxes: frozenset, expected):
-    def case():
-        compare(where, expected, ask(where, V, open_boxes))
+def _value_case(where: str, open_boxes: frozenset, expected):
+    def case(ask):
+        compare(where, expected, ask(where, open_boxes))
     return case
 
 
-def check_backward_induction(V, rules: Rules) -> Report:
+def check_backward_induction(V, rules: Rules, time_limit: float = TIME_LIMIT) -> Report:
     """Check `V(open_boxes)`, the expected points still to come from the start of a turn with
     these boxes open (a frozenset of box names), on every state of the small game `rules`:
     against the package's solver (`solve`) to 1e-9, and the empty card against the exact brute
-    force (`brute_force_value`) when the answer is an exact fraction."""
+    force (`brute_force_value`) when the answer is an exact fraction. V runs without the
+    package's solvers, each call within `time_limit` seconds (labs/sandbox.py)."""
     function("V", V)
     rules = _small_game(rules)
     solution = solve(rules, progress=False, backend="numpy")
@@ -65,23 +67,24 @@ def check_backward_induction(V, rules: Rules) -> Report:
     cases = []
     for open_boxes, used, label in open_states(rules):
         expected = exact if used == 0 else float(solution.values[solution.space.index(used, 0, 0)])
-        cases.append(_value_case(V, label, open_boxes, expected))
-    return run(getattr(V, "__name__", "V"), cases)
+        cases.append(_value_case(label, open_boxes, expected))
+    return run(getattr(V, "__name__", "V"), V, cases, time_limit)
 
 
-def _target_case(V, label: str, open_boxes: frozenset, expected):
-    def case():
+def _target_case(label: str, open_boxes: frozenset, expected):
+    def case(ask):
         for n, p in enumerate(expected, start=-1):          # certain and impossible: exactly 1 and 0
             where = f"{label}, n = {n}"
-            compare(where, Fraction(p) if p in (0, 1) else p, ask(where, V, open_boxes, n))
+            compare(where, Fraction(p) if p in (0, 1) else p, ask(where, open_boxes, n))
     return case
 
 
-def check_target_recursion(V, rules: Rules) -> Report:
+def check_target_recursion(V, rules: Rules, time_limit: float = TIME_LIMIT) -> Report:
     """Check `V(open_boxes, n)`, the best chance of scoring at least n more points from the start
     of a turn with these boxes open, on every state of the small game `rules` and every n from
     -1 to one more than the game's most points, against the package's target table
-    (`solve_targets`, float64) to 1e-9."""
+    (`solve_targets`, float64) to 1e-9. V runs without the package's solvers, each call
+    within `time_limit` seconds (labs/sandbox.py)."""
     function("V", V)
     rules = _small_game(rules)
     n_max = max_total(rules) + 1
@@ -90,5 +93,5 @@ def check_target_recursion(V, rules: Rules) -> Report:
     cases = []
     for open_boxes, used, label in open_states(rules):
         row = [1.0] + [float(p) for p in table.vector(space.index(used, 0, 0))]   # n = -1, 0, ..., n_max
-        cases.append(_target_case(V, label, open_boxes, row))
-    return run(getattr(V, "__name__", "V"), cases)
+        cases.append(_target_case(label, open_boxes, row))
+    return run(getattr(V, "__name__", "V"), V, cases, time_limit)

@@ -13,13 +13,16 @@ which state of the recursion is wrong, which a pass/fail test cell cannot.
 """
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["TOLERANCE", "Report", "Wrong", "show", "number", "compare", "ask", "function", "run"]
+from .sandbox import TIME_LIMIT, Bypassed, Raised, Stopped, Student
+
+__all__ = ["TOLERANCE", "Report", "Wrong", "show", "number", "compare", "function", "run"]
 
 TOLERANCE = 1e-9   # a float answer this close to the reference counts as right
 NICE = 100_000     # a float shown as a fraction when one with a denominator up to this is it
@@ -58,14 +61,17 @@ def show(x) -> str:
         return str(x)
     if isinstance(x, numbers.Real):
         x = float(x)
+        if not math.isfinite(x):
+            return str(x)
         near = Fraction(x).limit_denominator(NICE)
         return str(near) if abs(float(near) - x) <= 1e-13 * abs(x) else f"{x:.10g}"
     return f"{type(x).__name__} {x!r}"[:80]
 
 
 def number(got):
-    """The student's answer as a Fraction (exact answers) or a float; None if it is no number."""
-    if isinstance(got, (bool, np.bool_)):
+    """The student's answer as a Fraction (exact answers) or a float; None if it is no number
+    (a string is none, even "11/2": the lab asks for a number)."""
+    if isinstance(got, (bool, np.bool_, str, bytes)) or isinstance(got, np.ndarray) and got.dtype.kind in "USO":
         return None
     if isinstance(got, numbers.Rational):
         return Fraction(int(got.numerator), int(got.denominator))
@@ -83,22 +89,12 @@ def compare(where: str, expected, got) -> None:
     value = number(got)
     if value is None:
         raise Wrong(f"{where}: expected a number ({show(expected)}), got {show(got)}")
+    if not math.isfinite(value):
+        raise Wrong(f"{where}: expected {show(expected)}, got {show(value)}, which is no number a chance or "
+                    "an expected score can be (a 0/0, or an inf from a division by zero or an overflow?)")
     exact = isinstance(expected, Fraction) and isinstance(value, Fraction)
     if exact and value != expected or not exact and not abs(float(value) - float(expected)) <= TOLERANCE:
         raise Wrong(f"{where}: expected {show(expected)}, got {show(value)}")
-
-
-def ask(where: str, f, *args):
-    """f(*args); an error other than NotImplementedError becomes a Wrong naming `where`."""
-    try:
-        return f(*args)
-    except NotImplementedError:
-        raise
-    except RecursionError:
-        raise Wrong(f"{where}: your function never stopped calling itself (RecursionError): "
-                    "does it reach a case it can answer without recursion?") from None
-    except Exception as e:  # noqa: BLE001 (the student's own error, reported, not raised)
-        raise Wrong(f"{where}: your function raised {type(e).__name__}: {e}"[:300]) from None
 
 
 def function(name: str, f) -> None:
@@ -107,22 +103,27 @@ def function(name: str, f) -> None:
         raise TypeError(f"{name} must be a function (def {name}(...)), got {type(f).__name__}")
 
 
-def run(lab: str, cases) -> Report:
-    """Run each case (a function that raises Wrong when the student's answer is wrong) and say
-    how many passed and what the first wrong one is; a stub still raising NotImplementedError
-    is reported as not written yet."""
+def run(lab: str, f, cases, time_limit: float = TIME_LIMIT) -> Report:
+    """Run each case on the student's function `f` (a case takes `ask`, calls `ask(where, *args)`
+    for f's answers, and raises Wrong when one is wrong) and say how many passed and what the first
+    wrong one is. `f` runs in a child process (labs/sandbox.py) without the package's solvers; a stub
+    still raising NotImplementedError is reported as not written yet, and a call that takes more
+    than `time_limit` seconds or ends the process ends the check with one line."""
     cases = list(cases)
     passed, problem = 0, ""
-    for case in cases:
-        try:
-            case()
-        except NotImplementedError:
-            return Report(lab, len(cases), 0, f"{lab} is not written yet (it raises NotImplementedError): "
-                                              "replace the `raise` line with your code")
-        except Wrong as wrong:
-            problem = problem or str(wrong)
-        except Exception as e:  # noqa: BLE001 (an answer of a shape the check cannot read)
-            problem = problem or f"the check could not read your answer ({type(e).__name__}: {e})"[:300]
-        else:
-            passed += 1
+    with Student(f, time_limit) as ask:
+        for case in cases:
+            try:
+                case(ask)
+            except NotImplementedError:
+                return Report(lab, len(cases), 0, f"{lab} is not written yet (it raises NotImplementedError): "
+                                                  "replace the `raise` line with your code")
+            except Stopped as stop:
+                return Report(lab, len(cases), passed, problem or str(stop))
+            except (Wrong, Raised, Bypassed) as wrong:
+                problem = problem or str(wrong)
+            except Exception as e:  # noqa: BLE001 (an answer of a shape the check cannot read)
+                problem = problem or f"the check could not read your answer ({type(e).__name__}: {e})"[:300]
+            else:
+                passed += 1
     return Report(lab, len(cases), passed, problem)
