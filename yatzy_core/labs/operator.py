@@ -25,7 +25,7 @@ from ..engine.turn import turn_values
 from ..game.ruleset import Rules
 from ..game.states import StateSpace
 from .games import _small_game as small_game, open_states
-from .report import Report, Wrong, ask, compare, function, run
+from .report import Report, Wrong, compare, function, run
 
 __all__ = ["check_bellman_operator", "probe_tables"]
 
@@ -69,10 +69,10 @@ def check_bellman_operator(T, rules: Rules) -> Report:
     answers: dict[str, object] = {}
 
     def case(name: str, W: dict, expected: dict, open_, label: str):
-        def check():
+        def check(ask):
             where = f"T(W) {label}, for {name}"
             if name not in answers:
-                answers[name] = ask(f"T(W), for {name}", T, dict(W))
+                answers[name] = ask(f"T(W), for {name}", dict(W))
             got = answers[name]
             if not isinstance(got, dict):
                 raise Wrong(f"T(W), for {name}: T must return a dict from frozensets of open boxes to "
@@ -86,4 +86,4 @@ def check_bellman_operator(T, rules: Rules) -> Report:
     for name, W in probe_tables(rules):
         expected = _reference(rules, W)
         cases += [case(name, W, expected, open_, label) for open_, _, label in states]
-    return run(getattr(T, "__name__", "T"), cases)
+    return run(getattr(T, "__name__", "T"), T, cases)
