@@ -291,7 +291,7 @@ def copy_notebooks() -> None:
     """The committed notebooks, as they are, into chapters/ (the download link gives these)."""
     target = HERE / "chapters"
     target.mkdir(exist_ok=True)
-    for path in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+    for path in sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb")):
         if not (target / path.name).exists() or (target / path.name).read_bytes() != path.read_bytes():
             shutil.copyfile(path, target / path.name)
 

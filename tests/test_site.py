@@ -59,7 +59,7 @@ def subcommands() -> list[str]:
 
 
 def test_every_chapter_and_command_has_a_page(site):
-    chapters = sorted(p.stem for p in (ROOT / "notebooks").glob("[01][0-9]_*.ipynb"))
+    chapters = sorted(p.stem for p in (ROOT / "notebooks").glob("[01][0-9]*_*.ipynb"))
     assert len(chapters) == 12
     assert sorted(p.stem for p in (site / "chapters").glob("*.html")) == chapters
     assert sorted(p.stem for p in (site / "cli").glob("*.html")) == sorted(["index", *subcommands()])
@@ -72,7 +72,7 @@ def test_every_chapter_and_command_has_a_page(site):
 
 def test_every_plotly_figure_is_drawn_from_the_site(site):
     """One figure on the page per plotly output in the notebook, and no script from elsewhere."""
-    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb")):
         cells = json.loads(notebook.read_text())["cells"]
         figures = sum(PLOTLY in o.get("data", {}) for c in cells for o in c.get("outputs", []))
         page = soup(site / "chapters" / f"{notebook.stem}.html")
@@ -103,7 +103,7 @@ def test_every_source_is_cited_by_key_and_linked(site):
     cited: set[str] = set()
     references = soup(site / "references.html")
     entries = {t["id"] for t in references.select("div.citation[id]")}
-    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb")):
         text = "".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"]
                        if c["cell_type"] == "markdown")
         here = [key.strip() for role in CITE.findall(text) for key in role.split(",")]
@@ -192,7 +192,7 @@ def test_every_solution_cell_folds_with_its_solution(site):
     """Every code cell tagged `solution` is on its page inside a folded solution block (the
     block's prose, the code and its output in one dropdown) or, a lab's solution without prose,
     folded by itself (myst-nb's hide-cell); none in the open."""
-    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb")):
         cells = json.loads(notebook.read_text())["cells"]
         expected = sum("solution" in c.get("metadata", {}).get("tags", []) for c in cells)
         shown = soup(site / "chapters" / f"{notebook.stem}.html").select("div.cell.tag_solution")
@@ -211,7 +211,7 @@ def test_each_chapter_offers_the_teacher_and_the_student_notebook(site):
     finally:
         sys.path.pop(0)
     import nbformat
-    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+    for notebook in sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb")):
         page = site / "chapters" / f"{notebook.stem}.html"
         links = [a["href"] for a in soup(page).select("a.download[href]")]
         teacher, student = [(page.parent / unquote(href)).resolve() for href in links]

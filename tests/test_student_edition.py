@@ -22,7 +22,7 @@ from student_edition import (LAB_STUB, SOLUTION, run_problems, solution_blocks, 
                              student_notebook, without_solutions, write_edition)
 sys.path.pop(0)
 
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb"))
 
 
 def tags(cell) -> list[str]:
