@@ -92,3 +92,26 @@ def test_policy_iteration_improves_every_state_and_ends_optimal():
 def test_look_ahead_needs_a_value_per_state():
     with pytest.raises(ValueError, match="values: need one per state"):
         LookAhead(GAME, np.zeros(3))
+
+
+def test_the_policy_evaluation_lab_accepts_greedys_value_and_names_a_wrong_state():
+    """Chapter 6b's lab check: greedy's exact values (an independent Fraction count) pass; the
+    optimal values (a maximum where greedy's choice belongs) fail at a state that names its boxes."""
+    from yatzy_core.engine.solver import solve
+    from yatzy_core.labs import check_policy_evaluation
+
+    game = Rules("lab", (Box("sixes", upper(6), face=6, max_score=18), Box("chance", total)), 0, 0,
+                 n_dice=3, rolls_per_turn=2)
+    greedy = brute_force_policy_value(Greedy(game))
+    space = StateSpace(game)
+    names = game.box_names
+
+    def mask(open_boxes):
+        return sum(1 << b for b, name in enumerate(names) if name not in open_boxes)
+
+    right = check_policy_evaluation(lambda open_boxes: greedy[(mask(open_boxes), 0)], game)
+    assert str(right) == "<lambda>: all 4 checks passed"
+    best = solve(game, progress=False, backend="numpy").values
+    wrong = str(check_policy_evaluation(lambda open_boxes: float(best[space.index(mask(open_boxes), 0, 0)]), game))
+    assert wrong == "<lambda>: 1 of 4 checks passed; with {sixes} open: expected 37/9, got 11/2"
+    assert greedy[(mask(frozenset({"chance"})), 0)] == Fraction(413, 36)      # the lab's docstring case
