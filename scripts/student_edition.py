@@ -249,7 +249,7 @@ def write_edition(out: Path, paths: list[Path] | None = None) -> list[Path]:
     """Write each notebook's student edition under `out` (same file name); the paths written."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for path in paths or sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+    for path in paths or sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb")):
         target = out / path.name
         try:
             text = nbformat.writes(student_notebook(read_notebook(path))) + "\n"

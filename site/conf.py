@@ -1,4 +1,4 @@
-"""Sphinx configuration of the course website: notebooks 01-12 from their committed outputs.
+"""Sphinx configuration of the course website: the chapters (notebooks 01-12 and 06b) from their committed outputs.
 
 Two editions from one source (scripts/site.sh builds both). The student's site, the default and
 the one to publish: each chapter page is the student's edition of its notebook
@@ -264,7 +264,7 @@ def copy_notebooks() -> None:
     import nbformat
     target = HERE / "chapters"
     target.mkdir(exist_ok=True)
-    for path in sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb")):
+    for path in sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb")):
         text = path.read_bytes() if TEACHER else \
             (nbformat.writes(student_notebook(read_notebook(path))) + "\n").encode("utf-8")
         if not (target / path.name).exists() or (target / path.name).read_bytes() != text:

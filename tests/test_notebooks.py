@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CHECK = "nbval-check-output"   # the cell tag nbval --nbval-lax compares
-NAME = re.compile(r"^(\d\d)_[a-z0-9_]+\.ipynb$")
+NAME = re.compile(r"^(\d\d)(b?)_[a-z0-9_]+\.ipynb$")   # 06b: a chapter between 06 and 07
 MAX_BYTES = 2_000_000
 
 
@@ -42,11 +42,15 @@ def test_there_are_notebooks():
 
 
 def test_named_in_sequence():
-    """NN_name.ipynb, numbered 01, 02, ... without gaps or repeats."""
+    """NN_name.ipynb, numbered 01, 02, ... without gaps or repeats; NNb_name.ipynb, a chapter
+    added after NN without renumbering the later ones (their pages are linked), follows NN."""
     bad = [p.name for p in NOTEBOOKS if not NAME.match(p.name)]
-    assert not bad, f"notebooks must be named NN_lowercase_name.ipynb: {bad}"
-    numbers = [int(NAME.match(p.name).group(1)) for p in NOTEBOOKS]
-    assert numbers == list(range(1, len(NOTEBOOKS) + 1)), [p.name for p in NOTEBOOKS]
+    assert not bad, f"notebooks must be named NN_lowercase_name.ipynb or NNb_...: {bad}"
+    names = [NAME.match(p.name).groups() for p in NOTEBOOKS]
+    numbers = [int(n) for n, b in names if not b]
+    assert numbers == list(range(1, len(numbers) + 1)), [p.name for p in NOTEBOOKS]
+    for i, (n, b) in enumerate(names):
+        assert not b or (i and names[i - 1] == (n, "")), f"{NOTEBOOKS[i].name} must follow chapter {n}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

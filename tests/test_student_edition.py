@@ -23,7 +23,7 @@ from student_edition import (LAB_CHECK, LAB_STUB, SOLUTION, EditionError, fold_s
                              write_edition)
 sys.path.pop(0)
 
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[01][0-9]_*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[01][0-9]*_*.ipynb"))
 
 
 def tags(cell) -> list[str]:

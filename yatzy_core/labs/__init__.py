@@ -8,6 +8,7 @@ case (which keeper, roll or state, expected against got), or that the function i
 - chapter 4: `check_keeper_table(keeper_table)`, the keepers recursion;
 - chapter 5: `check_backward_induction(V, rules)`, a whole small game solved backwards, and
   `check_bellman_operator(T, rules)`, its Bellman operator on several tables;
+- chapter 6b: `check_policy_evaluation(V, rules)`, greedy play's value, evaluated backwards;
 - chapter 8: `check_target_recursion(V, rules)`, the best chance of n more points, V(s, n).
 
 The student's function runs in a child process (sandbox.py): a call over the time limit, a
@@ -18,6 +19,7 @@ from .report import Report
 from .rolls import check_keeper_table, check_transition_row
 from .games import check_backward_induction, check_target_recursion
 from .operator import check_bellman_operator
+from .policies import check_policy_evaluation
 
 __all__ = ["Report", "check_transition_row", "check_keeper_table", "check_backward_induction",
-           "check_target_recursion", "check_bellman_operator"]
+           "check_target_recursion", "check_bellman_operator", "check_policy_evaluation"]

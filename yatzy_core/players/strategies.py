@@ -28,7 +28,7 @@ from ..engine.solutions import solution_for
 from ..game.states import StateSpace
 from ..engine.turn import NEG, best_subkeeper, box_values, evaluate, preferred_keeper
 
-__all__ = ["Player", "Random", "Greedy", "Strategic", "NeverRerolls", "RerollsOnce",
+__all__ = ["Player", "Random", "Greedy", "Strategic",
            "TurnPlanner", "Optimal"]
 
 BLOCK = 512  # states per block of turn tables: bounds the (n_boxes, n_rolls, BLOCK) array
@@ -119,9 +119,8 @@ class Greedy(Player):
     straights are the 1-5 and 2-6 boxes.
 
     Ours averages 203.6 in Yahtzee (sd 61.6, 25000 games), far above the published "about 122",
-    which we cannot reproduce from the description: the same box rule never rerolling scores
-    111, and rerolling once to the most common face about 123, so the published player must
-    have used its rerolls much less well than described. The study reports our number.
+    which we cannot reproduce from the description (chapter 6 asks what players that reroll
+    less would score). The study reports our number.
     """
 
     name = "greedy"
@@ -172,41 +171,6 @@ class Strategic(Greedy):
         ratio = scores / top            # equal fractions of small integers are equal floats
         best = ratio == ratio.max(axis=-1, keepdims=True)
         return np.argmax(np.where(best, scores, NEG), axis=-1)
-
-
-class NeverRerolls(Greedy):
-    """Greedy's box rule, always keeping the first roll (a baseline for what rerolls are worth).
-
-    >>> p = NeverRerolls("yatzy")
-    >>> dice_of(p.rules.dice.keepers[p.keep([0], [7], 2, None)[0]]) == dice_of(p.rules.dice.rolls[7])
-    True
-    """
-
-    name = "greedy, never rerolls"
-
-    def keep(self, states, rolls, rerolls, rng):
-        return self.rules.dice.roll_offset + np.asarray(rolls)
-
-
-class RerollsOnce(NeverRerolls):
-    """Greedy's box rule, one reroll keeping the most common face (the higher on ties).
-
-    >>> p = RerollsOnce("yatzy")
-    >>> dice_of(p.rules.dice.keepers[p.keep([0], [p.rules.dice.roll_index[(1, 0, 2, 2, 0, 0)]], 2, None)[0]])
-    (4, 4)
-    """
-
-    name = "greedy, one reroll to the most common face"
-
-    def keep(self, states, rolls, rerolls, rng):
-        dice = self.rules.dice
-        if rerolls < self.rules.rolls_per_turn - 1:
-            return super().keep(states, rolls, rerolls, rng)
-        counts = dice.rolls[np.asarray(rolls)]                         # (games, faces)
-        face = counts.shape[1] - 1 - np.argmax(counts[:, ::-1], axis=1)  # the highest most common face
-        keep = np.zeros_like(counts)
-        keep[np.arange(len(counts)), face] = counts[np.arange(len(counts)), face]
-        return np.array([dice.keeper_index[tuple(k)] for k in keep.tolist()])
 
 
 # ---- players that plan a whole turn from a table of final-roll values -----------------------
