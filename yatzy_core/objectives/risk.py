@@ -27,6 +27,7 @@ from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layou
                             write_trusted)
 from ..engine.compiled.layout import tables
 from ..engine.compiled.target_kernel import CHUNK
+from ..engine.progress import shown
 from ..engine.turn import ExpUtility
 from ..game.checks import real_number
 from ..game.rules import Rules, get_rules
@@ -121,7 +122,7 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0, progress: bool = Fal
     offset = np.arange(space.size, dtype=np.int64) * len(thetas)
     band = np.full(space.size, len(thetas), dtype=np.int64)
     layers = tqdm(space.backward(space.n_boxes, within), total=space.n_boxes + 1, unit="turn",
-                  desc=f"risk table {rules.name}", disable=not progress, leave=False)
+                  desc=f"risk table {rules.name}", disable=not shown(progress), leave=False)
     for layer, distinct, reps in layers:
         if len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes:
             data.reshape(space.size, -1)[layer] = np.sign(thetas)

@@ -38,6 +38,8 @@ from ..engine.compiled.layout import Settings, Tables, vectorizing, tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from ..engine.compiled.target_kernel import solve_states
+from ..engine.chunked import for_each_chunk
+from ..engine.progress import shown
 
 __all__ = ["TARGET_WIDTH", "Targets", "bands", "most_gain", "max_total", "default_cap", "table_cap",
            "solve_targets", "target_table", "cached_caps"]
@@ -167,9 +169,11 @@ def _layout(space: StateSpace, n_max: int, within: int):
     return layers, band, offset, used
 
 
-def run_kernel(s: Settings, t: Tables, states, data, offset, band, pad, risk, weight):
+def run_kernel(s: Settings, t: Tables, states, data, offset, band, pad, risk, weight, bar=None):
+    """One layer's `states` by the compiled kernel, a chunk at a time (`for_each_chunk`: Ctrl-C
+    stops it between chunks; states are independent, so the values are those of one call)."""
     with vectorizing():
-        solve_states(states, data, offset, band, s, t, pad, risk, weight)
+        for_each_chunk(states, lambda part: solve_states(part, data, offset, band, s, t, pad, risk, weight), bar)
 
 
 def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
@@ -187,11 +191,10 @@ def solve_targets(rules: str | Rules, n_max: int | None = None, within: int = 0,
     layers, band, offset, used = _layout(space, n_max, within)
     data = np.zeros(max(used, 1), dtype=dtype)
     with tqdm(total=sum(len(d) for _, d, _ in layers), desc=f"target table {rules.name}", unit="state",
-              disable=not progress, leave=False) as bar:
+              disable=not shown(progress), leave=False) as bar:
         for layer, distinct, reps in layers:
-            run_kernel(s, t, distinct, data, offset, band, pad_points(s, t), False, np.ones((1, 1)))
+            run_kernel(s, t, distinct, data, offset, band, pad_points(s, t), False, np.ones((1, 1)), bar)
             band[layer], offset[layer] = band[reps], offset[reps]
-            bar.update(len(distinct))
     return Targets(rules, int(n_max), band, offset, data, time.perf_counter() - start)
 
 
