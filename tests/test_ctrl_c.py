@@ -238,3 +238,16 @@ def test_sigint_during_a_goal_s_table_is_one_line_and_130(tmp_path, seven_file):
     assert (child.returncode, out) == (130, ""), "".join(seen) + err
     assert err.splitlines()[-1] + "\n" == STOPPED
     assert not any("targets" in f for f in files_under(cache))
+
+
+def test_the_beat_ties_sliced_are_bit_identical_and_stop_at_the_next_chunk(monkeypatch):
+    from yatzy_core.objectives import policy_play
+    table = targets.solve_targets(SEVEN, 40)
+    whole(monkeypatch, policy_play)
+    ties = policy_play.tie_table(table)
+    one_at_a_time(monkeypatch, policy_play)
+    assert np.array_equal(policy_play.tie_table(table), ties)
+    calls = stopping_at(monkeypatch, policy_play, "tie_layer", 3)
+    with pytest.raises(Stopped):
+        policy_play.tie_table(table)
+    assert len(calls) == 3

@@ -158,7 +158,7 @@ def advise_batch(rules: str | Rules, counts, used, upper_total, yahtzee_bonus, r
     this turn. The option index: this module's docstring. ValueError naming the argument for a
     bad one; a game with saved rolls is not advised in bulk. `solution` and `use_cache` as for
     `solution_for` (the whole game's table is solved or read once)."""
-    solution = solution_for(rules, solution, use_cache=use_cache)
+    solution = solution_for(rules, solution, use_cache=use_cache, progress=True)   # a bar when solved
     rules, space = solution.rules, solution.space
     if rules.saved_rolls:
         raise ValueError(f"rules: {rules.name!r} save rolls; a game with saved rolls is advised one "
@@ -184,8 +184,10 @@ def _keepers(rules, space, table, states, rolls, rolls_left, values) -> None:
     live = np.flatnonzero(rolls_left > 0)
     if not len(live):
         return
+    from .compiled.first_use import announce_compiling
     from .compiled.layout import lane_groups, tables            # numba: only when keepers are asked
     from .compiled.option_kernel import keeper_options
+    announce_compiling("option_kernel._groups", "advise_batch's kernel", 25)
     order = live[np.argsort(states[live], kind="stable")]
     unique, starts = np.unique(states[order], return_index=True)
     groups = lane_groups(space, unique)

@@ -32,6 +32,7 @@ CGROUP_ROOT = "/sys/fs/cgroup"         # v2's hierarchy; v1's memory controller 
 class SolveWarning(UserWarning):
     """A solve large enough to take minutes and gigabytes (told before it starts)."""
 
+COMPILE_SECONDS = 30    # the solver's kernel compiled on a quiet 2-core machine (README, "Times and sizes")
 NUMPY_BLOCK = 1024  # numpy works on (462, block) arrays that should stay in cache
 
 
@@ -260,10 +261,13 @@ def _bar(progress, total: int, desc: str):
 def _backward(rules, space, values, moments, progress):
     """Values (and second moments) of every reachable state, by the compiled kernel (in chunks,
     so that Ctrl-C stops it within about `chunked.CHUNK_SECONDS`)."""
+    from .compiled.first_use import announce_compiling
     from .compiled.kernel import solve_layer
     from .compiled.layout import lane_groups, tables
 
     settings, t = tables(rules)
+    if shown(progress):
+        announce_compiling("kernel._solve_groups", "the solver's kernel", COMPILE_SECONDS)
     second = np.zeros(space.size, values.dtype) if moments else None
     for layer, distinct, representatives in _layers(space, progress, "moments" if moments else "solving"):
         # lane groups are independent: solved a slice at a time, bit for bit as in one call

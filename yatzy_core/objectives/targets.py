@@ -39,6 +39,7 @@ from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from ..engine.compiled.target_kernel import solve_states
 from ..engine.chunked import for_each_chunk
+from ..engine.compiled.first_use import announce_compiling
 from ..engine.progress import shown
 
 __all__ = ["TARGET_WIDTH", "Targets", "bands", "most_gain", "max_total", "default_cap", "table_cap",
@@ -172,6 +173,8 @@ def _layout(space: StateSpace, n_max: int, within: int):
 def run_kernel(s: Settings, t: Tables, states, data, offset, band, pad, risk, weight, bar=None):
     """One layer's `states` by the compiled kernel, a chunk at a time (`for_each_chunk`: Ctrl-C
     stops it between chunks; states are independent, so the values are those of one call)."""
+    if bar is not None and not bar.disable:
+        announce_compiling("target_kernel.solve_states", "the target tables' kernel", 40)
     with vectorizing():
         for_each_chunk(states, lambda part: solve_states(part, data, offset, band, s, t, pad, risk, weight), bar)
 
