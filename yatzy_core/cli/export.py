@@ -61,7 +61,7 @@ def run_export(args) -> int:
     from ..engine.value_tables import gzipped, value_table
     out = OutputFile.open(args.out, args.force, "OUT")     # checked before the solve
     try:
-        data = value_table(get_solution(rules, progress=False))
+        data = value_table(get_solution(rules, progress=True))      # a bar when it must be solved
         if args.out.endswith(".gz"):
             data = gzipped(data)
         out.tmp.write_bytes(data)
@@ -90,7 +90,7 @@ def _positions(args, rules) -> int:
     out = OutputFile.open(args.out, args.force, "OUT")
     start = time.perf_counter()
     try:
-        solution = solution_for(rules)
+        solution = solution_for(rules, progress=True)
         rows = {"start": len(dataset.start_states(solution)), "in_turn": sample}
         meta = dataset.metadata(solution, sample, seed, rows)
         chunks = dataset.row_chunks(solution, sample, seed)
