@@ -27,6 +27,7 @@ from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layou
                             write_trusted)
 from ..engine.compiled.layout import tables
 from ..engine.compiled.target_kernel import CHUNK
+from ..engine.compiled.first_use import announce_compiling
 from ..engine.progress import shown
 from ..engine.turn import ExpUtility
 from ..game.checks import real_number
@@ -121,6 +122,8 @@ def solve_risk(rules: str | Rules, thetas, within: int = 0, progress: bool = Fal
     data = np.zeros(space.size * len(thetas))
     offset = np.arange(space.size, dtype=np.int64) * len(thetas)
     band = np.full(space.size, len(thetas), dtype=np.int64)
+    if shown(progress):
+        announce_compiling("target_kernel.solve_states", "the risk tables' kernel", 40)
     layers = tqdm(space.backward(space.n_boxes, within), total=space.n_boxes + 1, unit="turn",
                   desc=f"risk table {rules.name}", disable=not shown(progress), leave=False)
     for layer, distinct, reps in layers:
