@@ -16,10 +16,12 @@ PACKAGE = ROOT / "yatzy_core"
 
 # The layers, bottom to top (README, "Layout"): a module's layer is the longest entry its name
 # starts with, so a module gets its folder's rank; it imports only from its own layer or those
-# below, and no import cycle runs inside a layer (`test_no_import_cycle`). Three engine leaves sit
+# below, and no import cycle runs inside a layer (`test_no_import_cycle`). Engine leaves sit
 # below the kernels: files opened safely, what the kernels and the Python engine share (TIE,
-# TurnOutcomes), and the value code's key. At the top level: the package's front door only.
-LAYERS = ["version", "game", "engine.plain_files", "engine.basics", "engine.compiled", "engine",
+# TurnOutcomes), the value code's key, the chunked loop (a stop between chunks) and progress,
+# which the kernels' Python drivers use too. At the top level: the package's front door only.
+LAYERS = ["version", "game", "engine.plain_files", "engine.basics", "engine.chunked", "engine.progress",
+          "engine.compiled", "engine",
           "warmup", "objectives", "players", "advice", "cli", "__main__", "ui", "labs"]
 SUBPACKAGES = ["game", "engine", "objectives", "players", "advice", "cli", "ui", "labs"]
 TOP_LEVEL = {"__init__", "__main__", "version", "warmup"}

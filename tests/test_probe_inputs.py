@@ -40,7 +40,7 @@ def test_ctrl_c_during_a_solve_is_one_line_and_status_130(monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
     monkeypatch.setattr("yatzy_core.cli.command.get_solution", interrupted)
-    assert call("solve", "--rules", "yatzy") == (130, "", "yatzy: interrupted\n")
+    assert call("solve", "--rules", "yatzy") == (130, "", "yatzy: stopped (Ctrl-C); nothing half-done was saved\n")
 
 
 def test_sigint_to_the_command_is_one_line_and_status_130():
@@ -54,7 +54,7 @@ def test_sigint_to_the_command_is_one_line_and_status_130():
     assert child.stdout.readline() == "solving\n"
     child.send_signal(signal.SIGINT)
     out, err = child.communicate(timeout=60)
-    assert (child.returncode, out, err) == (130, "", "yatzy: interrupted\n")
+    assert (child.returncode, out, err) == (130, "", "yatzy: stopped (Ctrl-C); nothing half-done was saved\n")
 
 
 # ---- 11: a full disk under --csv keeps the summary and leaves no half file -----------------------

@@ -25,6 +25,7 @@ from .objectives.registry import objective_for
 from .engine.position import Position, rerolls_left
 from .engine.solved import SolvedTable
 from .engine.subgame import subgame_rules
+from .engine.progress import progress   # progress(False): long work says nothing, shows no bar
 
 # Loaded on first use (PEP 562), so that `import yatzy_core` and the `yatzy` command stay fast:
 # these bring numba along (the players and pandas come with `simulate`).
@@ -82,4 +83,5 @@ __all__ = [
     "theta_range", "certainty_equivalent", "target_play", "risk_play", "target_distribution", "risk_distribution",
     "tie_table", "second_player", "position_distribution", "target_position_distribution",
     "risk_position_distribution", "target_advice", "risk_advice", "play_to_target", "grade_to_beat",
+    "progress",
 ]

@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ..engine.position import Position
+from ..engine.progress import announce
 from ..game.checks import instance_of
 from ..engine.saved import SavedSolution, saved_memory, saved_turn, solve_saved, whole_saved_solution
 from ..engine.solutions import solution_for
@@ -83,6 +84,8 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
         from ..objectives.midgame import mean_turn   # numba's kernels: only when asked
         space = StateSpace(position.rules)
         mean = mean_turn(space, position.state(space), use_cache)   # the tie-breaker, once
+        if solution is None:    # a table that takes minutes says so first, and shows a bar
+            solution = objective_table(objective, position, use_cache)
         turn, pick = objective.turn(position, solution, use_cache, mean)
         return choices(position, turn, pick, objective.measure, mean)
     if solution is not None and not isinstance(solution, Solution):
@@ -93,6 +96,17 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
     solution = solution_for(position.rules, solution, use_cache=use_cache)
     turn, pick = objective.turn(position, solution, use_cache)
     return choices(position, turn, pick)
+
+
+def objective_table(objective: AdviceObjective, position: Position, use_cache: bool = True):
+    """`objective`'s table for `position`, announced (what, roughly how long) and solved with a
+    bar when it is not quick (`AdviceObjective.work`; `engine.progress` silences both); None
+    when it is quick (the objective then finds it itself)."""
+    what, seconds = objective.work(position.rules, position, use_cache)
+    if not what:
+        return None
+    announce(what, seconds)
+    return objective.table(position, use_cache, progress=True)
 
 
 def _saved_advice(position: Position) -> list[Advice]:

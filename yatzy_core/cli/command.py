@@ -31,6 +31,7 @@ from ..objectives.objective import AtLeast
 from ..objectives.registry import objective_for
 from ..engine.position import Position, counted
 from ..engine.cache import CacheWarning, get_solution
+from ..engine.chunked import clear_stop
 from .args import (MAX_MESSAGE, card_flags, chosen_objective, flag, folder, objective_flags, printable, rules_argument,
                    short, text, whole)
 from .distribution import add_distribution_parser
@@ -303,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:     # --help, --version and argparse's own usage errors
         return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 2
+    clear_stop()                    # a stop asked of earlier work in this process is not this one's
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", CacheWarning)
@@ -323,6 +325,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: out of memory; use a smaller rule set, or raise the memory limit "
               "(ulimit -v, the container's)", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:    # Ctrl-C: the shell's status for SIGINT, and no traceback
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt:    # Ctrl-C: the shell's status for SIGINT, one line, no traceback
+        print(f"{PROG}: {stopped_line(args)}", file=sys.stderr)
         return 130
+
+
+def stopped_line(args) -> str:
+    """What a Ctrl-C left behind: files appear only whole (a table, an export), so nothing of the
+    stopped work is on disk, except the finished layers of a checkpointed solve."""
+    where = getattr(args, "checkpoint", None)
+    if where:
+        return f"stopped (Ctrl-C); the finished layers are kept in {printable(str(where))} (run again to go on)"
+    return "stopped (Ctrl-C); nothing half-done was saved"

@@ -171,7 +171,7 @@ def advise_batch(rules: str | Rules, counts, used, upper_total, yahtzee_bonus, r
     states, rolls, rolls_left = _checked(rules, space, counts, used, upper_total, yahtzee_bonus, rolls_left)
     if choice is not None:          # every row checked before the table is solved or read
         choice = _choice(rules, space, choice, counts, states, rolls, rolls_left)
-    solution = solution_for(rules, solution, use_cache=use_cache)
+    solution = solution_for(rules, solution, use_cache=use_cache, progress=True)   # a bar when solved
     values = np.full((len(states), option_count(rules)), NEG)
     for at in range(0, len(states), CHUNK):
         part = slice(at, at + CHUNK)
@@ -189,8 +189,10 @@ def _keepers(rules, space, table, states, rolls, rolls_left, values) -> None:
     live = np.flatnonzero(rolls_left > 0)
     if not len(live):
         return
+    from .compiled.first_use import announce_compiling
     from .compiled.layout import lane_groups, tables            # numba: only when keepers are asked
     from .compiled.option_kernel import keeper_options
+    announce_compiling("option_kernel._groups", "advise_batch's kernel", 25)
     order = live[np.argsort(states[live], kind="stable")]
     unique, starts = np.unique(states[order], return_index=True)
     groups = lane_groups(space, unique)

@@ -31,6 +31,7 @@ import numpy as np
 from ..game.rules import Rules, get_rules
 from ..game.states import OVERHEAD, StateSpace
 from .layer_checkpoint import LayerCheckpoint
+from .chunked import for_each_chunk
 from .solver import LOUD_BYTES, SolveWarning, _bar, available_memory
 from .turn import Turn, best_subkeeper, box_values, keeper_values, scored_boxes
 
@@ -253,11 +254,11 @@ def _solve_layer(rules, space, used, layers, second, bar) -> None:
     for states in space.layer_blocks(used, BLOCK):
         representatives = space.representatives(states)
         groups = lane_groups(space, states[representatives == states])
-        if second is None:
-            solve_saved_layer(settings, t, groups, rank, layers[used + 1], out)
+        if second is None:   # a chunk at a time: Ctrl-C acts between chunks, the values are the same
+            for_each_chunk(groups, lambda part: solve_saved_layer(settings, t, part, rank, layers[used + 1], out))
         else:
-            solve_saved_moments_layer(settings, t, groups, rank, layers[used + 1], second[used + 1],
-                                      out, second[used])
+            for_each_chunk(groups, lambda part: solve_saved_moments_layer(
+                settings, t, part, rank, layers[used + 1], second[used + 1], out, second[used]))
         rows = rank[states // per_set] * per_set + states % per_set
         source = rank[representatives // per_set] * per_set + representatives % per_set
         out[rows] = out[source]

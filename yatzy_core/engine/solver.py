@@ -19,6 +19,8 @@ from tqdm.auto import tqdm
 from ..game.checks import true_or_false
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace, memory_estimate
+from .chunked import for_each_chunk
+from .progress import shown
 
 __all__ = ["Solution", "solve", "compile_kernel", "SolveWarning", "available_memory"]
 
@@ -30,6 +32,7 @@ CGROUP_ROOT = "/sys/fs/cgroup"         # v2's hierarchy; v1's memory controller 
 class SolveWarning(UserWarning):
     """A solve large enough to take minutes and gigabytes (told before it starts)."""
 
+COMPILE_SECONDS = 30    # the solver's kernel compiled on a quiet 2-core machine (README, "Times and sizes")
 NUMPY_BLOCK = 1024  # numpy works on (462, block) arrays that should stay in cache
 
 
@@ -252,18 +255,23 @@ def _bar(progress, total: int, desc: str):
     if hasattr(progress, "update"):
         progress.reset(total=total)
         return nullcontext(progress)
-    return tqdm(total=total, desc=desc, unit="state", disable=not progress, leave=False)
+    return tqdm(total=total, desc=desc, unit="state", disable=not shown(progress), leave=False)
 
 
 def _backward(rules, space, values, moments, progress):
-    """Values (and second moments) of every reachable state, by the compiled kernel."""
+    """Values (and second moments) of every reachable state, by the compiled kernel (in chunks,
+    so that Ctrl-C stops it within about `chunked.CHUNK_SECONDS`)."""
+    from .compiled.first_use import announce_compiling
     from .compiled.kernel import solve_layer
     from .compiled.layout import lane_groups, tables
 
     settings, t = tables(rules)
+    if shown(progress):
+        announce_compiling("kernel._solve_groups", "the solver's kernel", COMPILE_SECONDS)
     second = np.zeros(space.size, values.dtype) if moments else None
     for layer, distinct, representatives in _layers(space, progress, "moments" if moments else "solving"):
-        solve_layer(settings, t, lane_groups(space, distinct), values, second)
+        # lane groups are independent: solved a slice at a time, bit for bit as in one call
+        for_each_chunk(lane_groups(space, distinct), lambda part: solve_layer(settings, t, part, values, second))
         values[layer] = values[representatives]
         if moments:
             second[layer] = second[representatives]

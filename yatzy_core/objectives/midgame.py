@@ -143,7 +143,7 @@ def mean_turn(space: StateSpace, state: int, use_cache: bool = True):
     """The max-mean turn of `state`: what orders choices equally good for another policy (a
     goal met or out of reach: every choice is; then play for the mean). use_cache=False: the
     max-mean table solved afresh, neither read from the cache nor written."""
-    values = solution_for(space.rules, None, use_cache=use_cache, progress=False).values
+    values = solution_for(space.rules, None, use_cache=use_cache, progress=True).values   # a bar when solved
     return evaluate(space, box_values(space, values, np.array([state])), choose=False)
 
 

@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from ..game.checks import instance_of, whole_number
+from ..engine.chunked import for_each_chunk
 from ..engine.compiled.forward import start_rows
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.policy_forward import push_policy
@@ -131,8 +132,8 @@ def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
             W[layer] = np.arange(n_max + 1) <= 1
             continue
         reps = space.representatives(layer)   # states that cannot differ share their row
-        with vectorizing():
-            tie_layer(np.unique(reps), W, s, t, pt, n_slots_most(pt, t))
+        with vectorizing():   # a chunk of states at a time: Ctrl-C acts between chunks
+            for_each_chunk(np.unique(reps), lambda part: tie_layer(part, W, s, t, pt, n_slots_most(pt, t)))
         W[layer] = W[reps]
     return W
 

@@ -71,7 +71,7 @@ class Env(gymnasium.Env):
                  advice: bool = True, render_mode: str | None = None):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.solution = solution_for(rules, solution)
+        self.solution = solution_for(rules, solution, progress=True)   # a bar when solved (engine.progress)
         self.rules = rules = self.solution.rules
         if rules.saved_rolls:
             raise ValueError(f"rules: {rules.name!r} save rolls; the environment plays games without them")

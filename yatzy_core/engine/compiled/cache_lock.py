@@ -12,8 +12,9 @@ numba's own behaviour stays.
 
 The cache folder may be shared with other users, so the lock file is never a followed link nor
 a FIFO (opened without following or waiting; anything but a plain file is not used, warned
-once), a lock another process keeps (a stopped one) is waited for LOCK_WAIT_SECONDS at most
-(then warned once, and numba goes on without it), and a save that fails (a full disk) is warned
+once), a lock another process keeps (a stopped one) is waited for LOCK_WAIT_SECONDS at most, said
+on stderr after NOTICE_SECONDS (which file, which process holds it, Ctrl-C to stop), then
+warned once, and numba goes on without it, and a save that fails (a full disk) is warned
 and dropped: the kernel runs, and is compiled again next time.
 """
 from __future__ import annotations
@@ -22,6 +23,7 @@ import contextlib
 import functools
 import os
 import stat
+import sys
 import time
 import warnings
 
@@ -35,6 +37,7 @@ except ImportError:          # Windows: no advisory locks of this kind
 LOCK_FILE = "yatzy-core-cache.lock"
 LOCK_WAIT_SECONDS = 30.0     # a save takes well under a second; a lock held longer is stuck
 POLL_SECONDS = 0.05
+NOTICE_SECONDS = 1.0         # a wait longer than this is said at once (a save's own wait is shorter)
 _warned: set[str] = set()    # lock files (not waited for again) and folders warned about, once each
 
 
@@ -83,16 +86,24 @@ def _open_lock_file(path: str):
 
 def _take_lock(fd: int, path: str, exclusive: bool) -> bool:
     """Whether the lock was had: asked without blocking, again every POLL_SECONDS up to
-    LOCK_WAIT_SECONDS (once warned about, `path` is not waited for again)."""
+    LOCK_WAIT_SECONDS (once warned about, `path` is not waited for again). A wait longer than
+    NOTICE_SECONDS is said at once on stderr: which file, who holds it, how long it waits."""
     how = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
-    deadline = time.monotonic() + (0 if path in _warned else LOCK_WAIT_SECONDS)
+    began = time.monotonic()
+    deadline = began + (0 if path in _warned else LOCK_WAIT_SECONDS)
+    told = False
     while True:
         try:
             fcntl.flock(fd, how)
             return True
         except BlockingIOError:
-            if time.monotonic() >= deadline:
+            now = time.monotonic()
+            if now >= deadline:
                 break
+            if not told and now - began >= NOTICE_SECONDS:
+                told = True
+                sys.stderr.write(waiting_line(fd, path) + "\n")
+                sys.stderr.flush()
             time.sleep(POLL_SECONDS)
         except OSError:      # the file system refuses locks
             return False
@@ -101,6 +112,39 @@ def _take_lock(fd: int, path: str, exclusive: bool) -> bool:
         _warn(f"{path} is held by another process for over {LOCK_WAIT_SECONDS:g} s "
               "(a stopped one?): going on without the lock")
     return False
+
+
+def waiting_line(fd: int, path: str) -> str:
+    """The line said while waiting for the lock: the file, its holder where /proc/locks names
+    one, and what happens next."""
+    holder = lock_holder(fd)
+    who = f"process {holder}" if holder else "another process"
+    return (f"yatzy: waiting for numba's cache lock {path}, held by {who} (compiling or loading "
+            f"kernels; a stopped one?): going on without it after {LOCK_WAIT_SECONDS:g} s; "
+            "Ctrl-C to stop")
+
+
+def lock_holder(fd: int, locks: str = "/proc/locks") -> str:
+    """'PID (NAME)' of a process holding a lock on `fd`'s file (Linux's /proc/locks), or ''."""
+    st = os.fstat(fd)
+    inode = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    try:
+        with open(locks) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    for line in lines:
+        fields = line.split()
+        if "->" in fields:          # a waiter, not a holder
+            continue
+        if len(fields) >= 6 and fields[5] == inode and fields[4].isdigit():
+            pid = fields[4]
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    return f"{pid} ({f.read().strip()})"
+            except OSError:
+                return pid
+    return ""
 
 
 def _save_or_warn(self, save, *args, **kwargs):

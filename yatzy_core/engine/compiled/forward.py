@@ -20,6 +20,7 @@ from numba import get_num_threads, njit, prange
 from .layout import LANES, lane_groups, tables, vectorizing
 from .outcomes import _idx, group_outcomes, last_roll_outcomes, scratch
 from ..basics import StateValues
+from ..chunked import check_stop
 
 __all__ = ["Rows", "push_layers", "start_rows"]
 
@@ -90,6 +91,7 @@ def push_layers(solution: StateValues, rows: Rows, kind_box: int, with_points: b
         hi = rows.hi
         with vectorizing():
             for c in range(0, len(groups), CHUNK):
+                check_stop()      # Ctrl-C acts between chunks (a layer can take a minute)
                 _bounds(groups[c:c + CHUNK], values, s, t, room, where, (rows.lo, hi), with_points,
                         parts, (blo, bhi))
         found = bhi >= 0
@@ -102,6 +104,7 @@ def push_layers(solution: StateValues, rows: Rows, kind_box: int, with_points: b
         acc = np.zeros((len(groups), n_boxes + 4))
         with vectorizing():
             for c in range(0, len(groups), CHUNK):
+                check_stop()
                 _push_chunk(groups[c:c + CHUNK], acc[c:c + CHUNK], values, s, t, room, where,
                             (rows.lo, rows.start, rows.data), (nxt.lo, nxt.start, nxt.data),
                             (kind_box, with_points, 4 * parts))

@@ -22,6 +22,8 @@ from .forward import Rows, _rep, _trim
 from .layout import LANES, tables, vectorizing
 from .policy_turn import TARGET_MODE, PolicyTables, has_jokers, lane_outcomes, n_slots_most, state_outcomes
 from ...game.states import StateSpace
+from ..chunked import check_stop
+from ..progress import shown
 
 __all__ = ["push_policy"]
 
@@ -55,7 +57,7 @@ def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
     pool = [np.empty(CHUNK_BYTES // 8, np.int64), np.empty(CHUNK_BYTES // 8)]
     first = int(space.boxes_used[space.decode(rows.states[0])[0]]) if len(rows.states) else space.n_boxes
     for k in tqdm(range(first, space.n_boxes), desc=f"playing {space.rules.name} forward", unit="turn",
-                  disable=not progress, leave=False):
+                  disable=not shown(progress), leave=False):
         layer = space.layer(k + 1)
         reps = np.unique(space.representatives(layer))
         width = _most_so_far(space, reps) + 1
@@ -149,6 +151,7 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
              if target else np.ones(len(live), np.int64))
     n_slots = n_slots_most(pt, t)
     for i, j, most in _chunks(lanes, n_rolls, n_boxes, n_slots):
+        check_stop()          # Ctrl-C acts between chunks
         out = _views(pool, j - i, most, n_rolls, n_boxes, n_slots)
         _work(live[i:j], rows.lo[i:j], widths[i:j], (rows.start[i:j + 1], rows.data), goal, target, s, t, pt, out)
         _destinations(out[6], out[8], where, s, room, acc.shape[0], out[9], out[10])
