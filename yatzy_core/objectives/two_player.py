@@ -26,7 +26,7 @@ from fractions import Fraction  # noqa: F401 (the doctest)
 
 import numpy as np
 
-from ..engine.turn import _expand, box_values, evaluate, keeper_values
+from ..engine.turn import box_values, evaluate, keeper_values
 from ..game.checks import whole_number
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
@@ -54,7 +54,8 @@ class LeadLanes:
         return 2 * self.reach + 1
 
     def combine(self, points, later):
-        lead = np.arange(self.width) + _expand(points, later)
+        points = np.asarray(points)
+        lead = np.arange(self.width) + points.reshape(points.shape + (1,) * (later.ndim - points.ndim))
         lead, later = np.broadcast_arrays(np.clip(lead, 0, self.width - 1), later)
         return np.take_along_axis(later, lead, axis=-1)
 

@@ -11,8 +11,8 @@ upper bound of the leads reachable, since not every sum in an interval can be sc
 >>> from yatzy_core.game.ruleset import Rules
 >>> from yatzy_core.game.scoring import Box, total
 >>> one_die = Rules("one-die", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1)
->>> plan_versus(one_die).values    # lead 0 at the start; leads -5 .. 5 with one card full
-12
+>>> plan_versus(one_die).layers    # lead 0 at the start; -6 .. 0 against a full card (0 .. 6 points)
+((0, 1, 7), (0, 0, 1))
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine.compiled.lead_intervals import open_leads
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .targets import most_gain
@@ -106,8 +107,10 @@ def points_so_far(space: StateSpace, states: np.ndarray) -> tuple[np.ndarray, np
 def _groups(space: StateSpace, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct (least, most, gain) rows of these cards and how many cards have each."""
     least, most = points_so_far(space, states)
-    rows = np.stack([least, most, most_gain(space, states)], axis=1)
-    return np.unique(rows, axis=0, return_counts=True)
+    rows = np.stack([least, most, most_gain(space, states)], axis=1).astype(np.int64)
+    span = int(rows.max(initial=0)) + 1
+    keys, counts = np.unique((rows[:, 0] * span + rows[:, 1]) * span + rows[:, 2], return_counts=True)
+    return np.stack([keys // (span * span), keys // span % span, keys % span], axis=1), counts
 
 
 def plan_versus(rules: Rules) -> VersusPlan:
@@ -116,11 +119,7 @@ def plan_versus(rules: Rules) -> VersusPlan:
     groups = {k: _groups(space, _distinct(space, k)) for k in range(rules.n_boxes + 1)}
     layers = []
     for ka, kb in _levels(rules.n_boxes):
-        (a, na), (b, nb) = groups[ka], groups[kb]
-        low = np.maximum(a[:, None, 0] - b[None, :, 1], -a[:, None, 2])
-        high = np.minimum(a[:, None, 1] - b[None, :, 0], b[None, :, 2])
-        width = np.maximum(high - low + 1, 0)
-        layers.append((ka, kb, int((width * na[:, None] * nb[None, :]).sum())))
+        layers.append((ka, kb, open_leads(*groups[ka], *groups[kb])))
     return VersusPlan(rules, tuple(layers))
 
 
