@@ -38,13 +38,16 @@ __all__ = ["LeadLanes", "VersusSolution", "solve_versus"]
 @dataclass(frozen=True)
 class LeadLanes:
     """One lane per lead d = -reach .. reach: the value of ending the turn `points` better off
-    is the next state's lane d + points (read off the end of the range for leads no game reaches).
+    is the next state's lane d + points. A lead beyond +reach (reach: the most points a game
+    can score) is a sure win, worth `above` (1 for W, 0 for the chance of a tie), one below
+    -reach a sure loss, worth 0.
 
-    >>> LeadLanes(2).combine(np.array([1]), np.array([[0.0, 0.1, 0.5, 0.9, 1.0]]))
-    array([[0.1, 0.5, 0.9, 1. , 1. ]])
+    >>> LeadLanes(2).combine(np.array([1]), np.array([[0.0, 0.1, 0.5, 0.9, 0.95]]))
+    array([[0.1 , 0.5 , 0.9 , 0.95, 1.  ]])
     """
 
     reach: int
+    above: float = 1.0
 
     def __post_init__(self):
         whole_number("reach", self.reach, 0)
@@ -56,8 +59,9 @@ class LeadLanes:
     def combine(self, points, later):
         points = np.asarray(points)
         lead = np.arange(self.width) + points.reshape(points.shape + (1,) * (later.ndim - points.ndim))
-        lead, later = np.broadcast_arrays(np.clip(lead, 0, self.width - 1), later)
-        return np.take_along_axis(later, lead, axis=-1)
+        lead, later = np.broadcast_arrays(lead, later)
+        inside = np.take_along_axis(later, np.clip(lead, 0, self.width - 1), axis=-1)
+        return np.where(lead >= self.width, self.above, np.where(lead < 0, 0.0, inside))
 
 
 @dataclass(frozen=True)
@@ -149,7 +153,8 @@ def _turn(space, movers, later_w, later_t, lanes):
     """Every mover's turn for every lead: the values (win + 1/2 tie) by the turn engine, and the
     chance of a tie along the choices the tie rule takes."""
     turn = evaluate(space, box_values(space, later_w, movers, lanes))
-    tie = np.take_along_axis(box_values(space, later_t, movers, lanes), turn.box[None], axis=0)[0]
+    ties = LeadLanes(lanes.reach, above=0.0)         # a sure win is no tie
+    tie = np.take_along_axis(box_values(space, later_t, movers, ties), turn.box[None], axis=0)[0]
     for keep in turn.keep:            # stage 1, 2, ...: the keeper chosen with 1, 2, ... rerolls left
         tie = np.take_along_axis(keeper_values(space, tie), keep, axis=0)
     return turn.start, keeper_values(space, tie)[0]
