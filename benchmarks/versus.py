@@ -59,11 +59,11 @@ def rate(rules, repeats=3):
     later_w, later_t = _after_turn(space, win, distinct, ka, kb, 0, leads)
     rng = np.random.default_rng(47)
     later_w[space.layer(ka + 1)] = rng.random((len(space.layer(ka + 1)), lanes.width))
-    layer_turns(space, settings, movers, space.layer(ka + 1), later_w, lanes)     # compile
+    ends = space.layer(ka + 1)
+    layer_turns(space, settings, movers, ends, later_w[ends], lanes)     # compile
     times = {}
     for name, work in [("numpy", lambda: _turn(space, movers, later_w, later_t, lanes)),
-                       ("compiled", lambda: layer_turns(space, settings, movers, space.layer(ka + 1),
-                                                        later_w, lanes))]:
+                       ("compiled", lambda: layer_turns(space, settings, movers, ends, later_w[ends], lanes))]:
         cpu = []
         for _ in range(repeats):
             start = time.process_time()

@@ -24,7 +24,8 @@ def test_every_layer_equals_the_numpy_turns(name):
         for j in range(len(distinct[kb])):
             later_w, later_t = _after_turn(space, win, distinct, ka, kb, j, leads)
             W[:, j], T[:, j] = _turn(space, distinct[ka], later_w, later_t, lanes)
-            compiled = layer_turns(space, settings, distinct[ka], space.layer(ka + 1), later_w, lanes)
+            ends = space.layer(ka + 1)
+            compiled = layer_turns(space, settings, distinct[ka], ends, later_w[ends], lanes)
             np.testing.assert_allclose(compiled, W[:, j], rtol=0, atol=1e-12)
             compared += compiled.size
         win[ka, kb] = W, T

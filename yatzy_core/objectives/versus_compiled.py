@@ -19,27 +19,61 @@ from ..engine.compiled.layout import tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .targets import max_total, pad_points, run_kernel
-from .two_player import LeadLanes, _after_turn, _distinct, _levels
+from .two_player import LeadLanes, _distinct, _levels, _step
 
-__all__ = ["layer_turns", "versus_value"]
+__all__ = ["layer_turns", "later_values", "versus_layers", "versus_value"]
 
 
 def layer_turns(space: StateSpace, settings, movers: np.ndarray, ends: np.ndarray,
                 later: np.ndarray, lanes: LeadLanes) -> np.ndarray:
-    """(len(movers), width) W of each mover's turn for every lead, from `later` (space.size,
-    width): the value to the mover of ending the turn in each card `ends` (the next layer) with
-    each lead."""
+    """(len(movers), width) W of each mover's turn for every lead, from `later` (len(ends),
+    width): the value to the mover of ending the turn in each card of `ends` (every state of
+    the next layer) with each lead."""
     s, t = settings
     width = lanes.width
     data = np.empty((len(ends) + len(movers), width))
-    data[:len(ends)] = later[ends, ::-1]
+    data[:len(ends)] = later[:, ::-1]
     offset = np.zeros(space.size, dtype=np.int64)
     offset[ends] = np.arange(len(ends)) * width
     offset[movers] = (len(ends) + np.arange(len(movers))) * width
     band = np.full(space.size, width, dtype=np.int64)
-    flat = data.reshape(-1)
-    run_kernel(s, t, movers.astype(np.int64), flat, offset, band, pad_points(s, t), False, np.ones((1, 1)))
+    run_kernel(s, t, movers.astype(np.int64), data.reshape(-1), offset, band, pad_points(s, t), False,
+               np.ones((1, 1)))
     return data[len(ends):, ::-1]
+
+
+def later_values(space: StateSpace, distinct: dict, ka: int, kb: int, row) -> np.ndarray:
+    """(len(space.layer(ka + 1)), width) the value to the mover of ending the turn in each card
+    of the next layer with each lead, against one waiter: the finished game's 1, 1/2 or 0 when
+    both cards are then full, else 1 - the waiter's W as mover from the next layer's `row` (its
+    values against each distinct card of the next layer), lead e read at -e."""
+    ends = space.layer(ka + 1)
+    n = space.n_boxes
+    if ka + 1 == n and kb == n:
+        return np.broadcast_to(_step(row), (len(ends), len(row)))
+    rows = np.searchsorted(distinct[ka + 1], space.representatives(ends))
+    return 1.0 - row[rows][:, ::-1]
+
+
+def versus_layers(rules: str | Rules):
+    """((mover's boxes used, waiter's), W) of every decision layer, last turns first, compiled:
+    W[i, j, lane] for the i-th distinct card of the mover, the j-th of the waiter, lead lane."""
+    rules = get_rules(rules)
+    space, settings, n = StateSpace(rules), tables(rules), rules.n_boxes
+    lanes = LeadLanes(max_total(rules))
+    leads = np.arange(lanes.width) - lanes.reach
+    distinct = {k: _distinct(space, k) for k in range(n + 1)}
+    win = {}
+    for ka, kb in _levels(n):
+        W = np.empty((len(distinct[ka]), len(distinct[kb]), lanes.width))
+        nxt = win.get((kb, ka + 1))
+        for j in range(len(distinct[kb])):
+            row = leads if nxt is None else nxt[j]
+            later = later_values(space, distinct, ka, kb, row)
+            W[:, j] = layer_turns(space, settings, distinct[ka], space.layer(ka + 1), later, lanes)
+        win[ka, kb] = W
+        win.pop((kb, ka + 1), None)
+        yield (ka, kb), W
 
 
 def versus_value(rules: str | Rules) -> float:
@@ -51,17 +85,6 @@ def versus_value(rules: str | Rules) -> float:
     >>> round(versus_value(one_die) * 216, 9)     # 103/216: the second player rerolls knowing the score
     103.0
     """
-    rules = get_rules(rules)
-    space, settings, n = StateSpace(rules), tables(rules), rules.n_boxes
-    lanes = LeadLanes(max_total(rules))
-    leads = np.arange(lanes.width) - lanes.reach
-    distinct = {k: _distinct(space, k) for k in range(n + 1)}
-    win = {}
-    for ka, kb in _levels(n):
-        W = np.empty((len(distinct[ka]), len(distinct[kb]), lanes.width))
-        for j in range(len(distinct[kb])):
-            later = _after_turn(space, win, distinct, ka, kb, j, leads)[0]
-            W[:, j] = layer_turns(space, settings, distinct[ka], space.layer(ka + 1), later, lanes)
-        win[ka, kb] = W, W
-        win.pop((kb, ka + 1), None)
-    return float(win[0, 0][0][0, 0, lanes.reach])
+    for _, W in versus_layers(rules):
+        pass
+    return float(W[0, 0, W.shape[2] // 2])
