@@ -61,3 +61,27 @@ def test_another_rule_sets_store_is_refused(client, tmp_path):
     solve_versus_dask(GAMES["chance-2rolls"], store, client=client)
     with pytest.raises(ValueError, match="another rule set"):
         solve_versus_dask(GAME, store, client=client)
+
+
+def test_the_cli_runs_the_dask_path_on_a_store_and_resumes_it(client, tmp_path, monkeypatch, capsys):
+    import json
+
+    from yatzy_core import cli
+    from yatzy_core.objectives import versus_dask
+    from yatzy_core.objectives.two_player import solve_versus
+    monkeypatch.setattr(versus_dask, "local_client", lambda workers: client)   # the module's cluster
+    monkeypatch.setattr(versus_dask, "close_client", lambda c: None)
+    rules_file = tmp_path / "tiny.toml"
+    rules_file.write_text('name = "tiny"\nn_dice = 2\nfaces = 3\nrolls_per_turn = 2\nupper_bonus = 0\n'
+                          '[[boxes]]\nname = "threes"\nscorer = "upper"\nface = 3\n'
+                          '[[boxes]]\nname = "chance"\nscorer = "chance"\n')
+    argv = ["versus", "solve", "--rules-file", str(rules_file), "--workers", "2",
+            "--store", str(tmp_path / "tiny.zarr"), "--json"]
+    assert cli.main(argv) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["layers_done"], got["layers_kept"], got["tie"]) == (4, 0, None)
+    from yatzy_core.game.rulefile import load
+    assert got["first"] == pytest.approx(solve_versus(load(str(rules_file))).first, abs=1e-12)
+    assert cli.main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert (again["layers_done"], again["layers_kept"], again["first"]) == (0, 4, got["first"])

@@ -48,6 +48,11 @@ class DaskRun:
 
 
 def layer_name(ka: int, kb: int) -> str:
+    """The store's name of decision layer (mover's boxes used, waiter's).
+
+    >>> layer_name(0, 1)
+    'W_0_1'
+    """
     return f"W_{ka}_{kb}"
 
 

@@ -29,8 +29,10 @@ from .two_player import _distinct, _levels
 
 __all__ = ["RATE_CORE_US", "ONE_MACHINE_VALUES", "VersusPlan", "plan_versus", "refuse_if_too_big"]
 
-RATE_CORE_US = 0.6            # core-microseconds a (state, lead) value: the target kernel's measured
-                              # 0.5-0.7 a (state, lane), the same turn work with a shifted read
+RATE_CORE_US = 0.6            # core-microseconds a (state, lead) value: measured 0.52 and 0.60 (one
+                              # thread, median of 3, 2-core x86_64 under load) by benchmarks/versus.py
+                              # for versus_compiled.layer_turns, the target kernel with the lanes
+                              # reversed (the numpy path: 38-49, some 80x slower); results/versus.json
 BYTES_A_VALUE = 4             # float32 W
 ONE_MACHINE_VALUES = 2e7      # solve refuses more: the numpy path holds two layers and a turn's lanes
 NODE_CORES, NODE_MEMORY_GB, WALL_HOURS = 64, 256, 24.0    # the cluster the plan sizes
@@ -74,7 +76,7 @@ class VersusPlan:
                 f"({len(self.layers)} decision layers; largest {self.largest_layer:.3g})",
                 f"bytes at {BYTES_A_VALUE} a value (float32): {self.values * gb:,.1f} GB in all, "
                 f"{self.largest_layer * gb:,.1f} GB in the largest layer",
-                f"work at {RATE_CORE_US} core-us a value (the target kernel's rate): "
+                f"work at {RATE_CORE_US} core-us a value (the compiled layer's measured rate): "
                 f"{self.core_hours:,.1f} core-hours ({self.core_hours / 24:,.1f} core-days)",
                 f"cluster for {WALL_HOURS:.0f} h: {self.nodes()} node(s) of {NODE_CORES} cores and "
                 f"{NODE_MEMORY_GB} GB, disk {self.values * gb:,.1f} GB to keep every layer",
@@ -128,4 +130,5 @@ def refuse_if_too_big(plan: VersusPlan) -> None:
     if plan.values > ONE_MACHINE_VALUES:
         raise ValueError(f"rules {plan.rules.name!r}: {plan.values:.3g} two-player values is more than one "
                          f"process solves ({ONE_MACHINE_VALUES:.0e}); {plan.core_hours:,.0f} core-hours, "
-                         f"{plan.values * BYTES_A_VALUE / 1e9:,.1f} GB: see 'yatzy versus plan'")
+                         f"{plan.values * BYTES_A_VALUE / 1e9:,.1f} GB: see 'yatzy versus plan'; "
+                         f"--scheduler runs it on a Dask cluster")
