@@ -1,11 +1,12 @@
 """Benchmark of issue 47 (not a test): two players, exactly. The compiled layer against the numpy
 path (core-ns per (state, lead lane), one thread, median of 3, the ratio), then whole games
-solved in this process with time and peak memory; writes results/versus.json (command, machine,
+solved in this process with time and peak memory (the win/tie split by the numpy path on the
+two smallest), and the upper-bonus game on Dask with 1 and 2 worker processes; writes results/versus.json (command, machine,
 load, a checksum of the readings).
 
     NUMBA_NUM_THREADS=1 PYTHONPATH=. python benchmarks/versus.py [--quick]
 
---quick: the rate and the smallest game only (a minute).
+--quick: the rate and the smallest game only (a minute). The whole run: about 10 minutes.
 """
 import datetime
 import json
@@ -81,7 +82,7 @@ def solve(rules, numpy_too):
     start = time.perf_counter()
     value = versus_value(rules)
     took = time.perf_counter() - start
-    reading = {"boxes": rules.n_boxes, "upper_bonus": rules.upper_bonus, "first": round(value, 12),
+    reading = {"boxes": rules.n_boxes, "upper_bonus": rules.upper_bonus, "first": value,
                "compiled_seconds": round(took, 2), "open_values": plan.values,
                "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
     if numpy_too:
@@ -93,12 +94,35 @@ def solve(rules, numpy_too):
     return reading
 
 
+def dask_scaling(rules, first):
+    """The same game on a LocalCluster of 1 and of 2 worker processes (fresh stores): wall time
+    each, the value equal to the single-process one bit for bit."""
+    import tempfile
+    from yatzy_core.objectives.versus_dask import close_client, local_client, solve_versus_dask
+    out = {}
+    for workers in (1, 2):
+        client = local_client(workers)
+        try:
+            with tempfile.TemporaryDirectory() as folder:
+                start = time.perf_counter()
+                run = solve_versus_dask(rules, folder + "/layers.zarr", client=client)
+                out[f"{workers}_workers_seconds"] = round(time.perf_counter() - start, 2)
+        finally:
+            close_client(client)
+        assert run.first == first, (run.first, first)
+    out["bit_identical_to_one_process"] = True
+    print(rules.name, "on Dask", out, flush=True)
+    return out
+
+
 def main(argv):
     quick = "--quick" in argv
     readings = {"rate": rate(GAMES[0] if quick else GAMES[1])}
     print("rate", readings["rate"], flush=True)
     for i, rules in enumerate(GAMES[:1] if quick else GAMES):
-        readings[rules.name] = solve(rules, numpy_too=i < 3)
+        readings[rules.name] = solve(rules, numpy_too=i < 2)
+    if not quick:
+        readings["dask"] = {GAMES[2].name: dask_scaling(GAMES[2], readings[GAMES[2].name]["first"])}
     record = {"command": "NUMBA_NUM_THREADS=%s python benchmarks/versus.py %s" % (
                   os.environ.get("NUMBA_NUM_THREADS", ""), " ".join(argv)),
               "version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

@@ -49,6 +49,8 @@ def test_plan_json_counts_the_open_values_of_every_layer(rules_file):
     # 2 cards; the first's: -6..6 (13) for 2 x 2 pairs; the second's first: -6..0 (7) x 2; the start
     assert got["layers"] == [[1, 2, 14], [1, 1, 52], [0, 1, 14], [0, 0, 1]]
     assert got["values"] == 81 and got["bytes"] == 4 * 81
+    # every pair of distinct cards times the 25 lanes of leads -12 .. 12: 2 + 4 + 2 + 1 pairs
+    assert got["dense_values"] == 9 * 25 and got["dense_bytes"] == 8 * 9 * 25
     assert got["rate_core_us"] == versus_plan.RATE_CORE_US
     assert got["core_hours"] == pytest.approx(81 * versus_plan.RATE_CORE_US / 3.6e9, rel=1e-12)
 

@@ -24,7 +24,7 @@ import numpy as np
 from ..engine.compiled.lead_intervals import open_leads
 from ..game.rules import Rules
 from ..game.states import StateSpace
-from .targets import most_gain
+from .targets import max_total, most_gain
 from .two_player import _distinct, _levels
 
 __all__ = ["RATE_CORE_US", "ONE_MACHINE_VALUES", "VersusPlan", "plan_versus", "refuse_if_too_big"]
@@ -42,6 +42,8 @@ NODE_CORES, NODE_MEMORY_GB, WALL_HOURS = 64, 256, 24.0    # the cluster the plan
 class VersusPlan:
     rules: Rules
     layers: tuple[tuple[int, int, int], ...]     # (mover's boxes used, waiter's, values)
+    dense: int = 0                # what this version's solvers compute and store: every card pair
+                                  # times every lead lane (2 * max_total + 1), float64
 
     @property
     def values(self) -> int:
@@ -67,6 +69,7 @@ class VersusPlan:
                 "largest_layer_bytes": self.largest_layer * BYTES_A_VALUE, "rate_core_us": RATE_CORE_US,
                 "core_hours": self.core_hours, "nodes": self.nodes(), "node_cores": NODE_CORES,
                 "node_memory_gb": NODE_MEMORY_GB, "wall_hours": WALL_HOURS,
+                "dense_values": self.dense, "dense_bytes": self.dense * 8,
                 "layers": [list(layer) for layer in self.layers]}
 
     def lines(self) -> list[str]:
@@ -80,7 +83,9 @@ class VersusPlan:
                 f"{self.core_hours:,.1f} core-hours ({self.core_hours / 24:,.1f} core-days)",
                 f"cluster for {WALL_HOURS:.0f} h: {self.nodes()} node(s) of {NODE_CORES} cores and "
                 f"{NODE_MEMORY_GB} GB, disk {self.values * gb:,.1f} GB to keep every layer",
-                "counted by intervals of points so far: an upper bound of the reachable leads"]
+                "counted by intervals of points so far: an upper bound of the reachable leads",
+                f"this version's solvers (one process, Dask) keep every lead lane of every pair: "
+                f"{self.dense:.3g} values, {self.dense * 8 / 1e9:,.1f} GB in float64"]
 
 
 def points_so_far(space: StateSpace, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -119,10 +124,11 @@ def plan_versus(rules: Rules) -> VersusPlan:
     """The exact count of open, reachable (by intervals) values of every decision layer."""
     space = StateSpace(rules)
     groups = {k: _groups(space, _distinct(space, k)) for k in range(rules.n_boxes + 1)}
-    layers = []
+    layers, dense = [], 0
     for ka, kb in _levels(rules.n_boxes):
         layers.append((ka, kb, open_leads(*groups[ka], *groups[kb])))
-    return VersusPlan(rules, tuple(layers))
+        dense += int(groups[ka][1].sum()) * int(groups[kb][1].sum()) * (2 * max_total(rules) + 1)
+    return VersusPlan(rules, tuple(layers), dense)
 
 
 def refuse_if_too_big(plan: VersusPlan) -> None:
