@@ -44,7 +44,9 @@ GAMES = [game(["ones", "twos", "threes", "three_of_a_kind", "chance"]),
          game(["fives", "sixes", "full_house", "large_straight", "chance"]),
          game(["ones", "twos", "threes", "full_house", "chance"], threshold=12, bonus=35),
          game(["fives", "sixes", "three_of_a_kind", "full_house", "small_straight", "large_straight",
-               "chance"])]
+               "chance"]),
+         game(["sixes", "three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
+               "large_straight", "yahtzee", "chance"])]
 
 
 def rate(rules, repeats=3):
