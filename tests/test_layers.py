@@ -205,7 +205,9 @@ RESOLVE_NAMES = {
                                                       # simulate, Optimal(...), run_study
     "players.thumb_catalogue", "players.thumb_exact",  # catalogue, optimal_positions (chapter 11)
     "advice.coach", "advice.gamelog",                 # Game, play_optimally; a log names its rules
-    "cli.args", "cli.command", "cli.distribution", "cli.grade", "cli.export",
+    "cli.args", "cli.command", "cli.distribution", "cli.grade", "cli.export", "cli.versus",
+    "objectives.two_player", "objectives.versus_compiled",   # solve_versus, versus_value,
+    "objectives.versus_dask",                         # solve_versus_dask (a name, as solve_targets)
     "ui.coach_log", "ui.play_for", "ui.plots", "ui.rules_editor", "ui.state_graph", "ui.widgets", "ui.widgets_coach",
 }
 

@@ -36,6 +36,7 @@ from .args import (MAX_MESSAGE, card_flags, chosen_objective, flag, folder, obje
                    short, text, whole)
 from .distribution import add_distribution_parser
 from .export import add_export_parser
+from .versus import add_versus_parser
 from .grade import add_grade_parser
 from .study import add_simulate_parser, add_study_parser
 from ..game.rulefile import load
@@ -260,7 +261,7 @@ def run_info(args) -> int:
 
 SUBCOMMANDS = [add_solve_parser, add_advise_parser, add_info_parser,
                add_simulate_parser, add_study_parser, add_distribution_parser, add_grade_parser,
-               add_export_parser]
+               add_export_parser, add_versus_parser]
 
 
 class _Parser(argparse.ArgumentParser):

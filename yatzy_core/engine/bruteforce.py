@@ -47,7 +47,7 @@ from ..game.checks import instance_of
 from ..game.ruleset import Rules
 from ..game.scoring import Box, total  # noqa: F401  (Box, total: for the doctest)
 
-__all__ = ["brute_force_value", "brute_force_at_least", "saved_turn_start", "brute_force_saved_moments"]
+__all__ = ["brute_force_value", "brute_force_at_least", "brute_force_versus", "saved_turn_start", "brute_force_saved_moments"]
 
 State = tuple[int, int, int]   # (mask of used boxes, uncapped upper total, Yahtzee flag)
 Dice = tuple[int, ...]         # ordered dice, e.g. (3, 1)
@@ -211,6 +211,39 @@ def brute_force_at_least(rules: Rules, target: int) -> Fraction:
         return turn_start(rules, scored, choices, faces, n)
 
     return value((0, 0, 0), target)
+
+
+def brute_force_versus(rules: Rules) -> Fraction:
+    """The first player's P(win) + 1/2 P(tie) when two players alternate whole turns, each
+    playing to win, exactly: the whole game tree of both cards and the lead (`two_player.py`'s
+    game), with nothing of the fast solvers.
+
+    >>> one_die = Rules("one-die", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=2)
+    >>> brute_force_versus(one_die)     # the second player sees the first's score before rerolling
+    Fraction(103, 216)
+    """
+    _check_tiny(rules)
+    if rules.saved_rolls:
+        raise ValueError("brute_force_versus does not play saved rolls")
+    n, faces, full = rules.n_dice, rules.faces, (1 << len(rules.boxes)) - 1
+    rolls = list(product(range(1, faces + 1), repeat=n))
+    choices = {dice: rerolls(dice, faces) for dice in rolls}
+    scores = {dice: normal_scores(rules, dice) for dice in rolls}
+
+    def ended(waiter: State, after: State, lead: int) -> Fraction:
+        if after[0] == full and waiter[0] == full:
+            return Fraction(1) if lead > 0 else Fraction(1, 2) if lead == 0 else Fraction(0)
+        return 1 - value(waiter, after, -lead)
+
+    @lru_cache(maxsize=None)
+    def value(mover: State, waiter: State, lead: int) -> Fraction:
+        """The mover's P(win) + 1/2 P(tie) from the start of its turn, `lead` points ahead."""
+        scored = {dice: max(ended(waiter, after, lead + points)
+                            for points, after in moves(rules, dice, scores[dice], mover))
+                  for dice in rolls}
+        return turn_start(rules, scored, choices, faces, n)
+
+    return value((0, 0, 0), (0, 0, 0), 0)
 
 
 def rerolls(dice: Dice, faces: int) -> list[tuple[int, list[Dice]]]:

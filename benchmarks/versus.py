@@ -1,0 +1,139 @@
+"""Benchmark of issue 47 (not a test): two players, exactly. The compiled layer against the numpy
+path (core-ns per (state, lead lane), one thread, median of 3, the ratio), then whole games
+solved in this process with time and peak memory (the win/tie split by the numpy path on the
+two smallest), and the upper-bonus game on Dask with 1 and 2 worker processes; writes results/versus.json (command, machine,
+load, a checksum of the readings).
+
+    NUMBA_NUM_THREADS=1 PYTHONPATH=. python benchmarks/versus.py [--quick]
+
+--quick: the rate and the smallest game only (a minute). The whole run: about 10 minutes.
+"""
+import datetime
+import json
+import os
+import platform
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from yatzy_core.engine.compiled.layout import tables
+from yatzy_core.game.rules import get_rules
+from yatzy_core.game.states import StateSpace
+from yatzy_core.objectives.targets import max_total
+from yatzy_core.objectives.two_player import LeadLanes, _after_turn, _distinct, _turn, solve_versus
+from yatzy_core.objectives.versus_compiled import layer_turns, versus_value
+from yatzy_core.objectives.versus_plan import plan_versus
+from yatzy_core.version import __version__
+from results_file import write_result   # this folder's record writer (run as a script)
+
+RESULT = Path(__file__).resolve().parents[1] / "results" / "versus.json"
+BASE = get_rules("yahtzee-no-bonus")
+BOXES = {b.name: b for b in BASE.boxes}
+
+
+def game(names, threshold=63, bonus=0):
+    """A game of some of Yahtzee's boxes (5 dice, 3 rolls), an upper bonus if asked."""
+    return BASE.with_(name="+".join(names), boxes=tuple(BOXES[n] for n in names), upper_bonus=bonus,
+                      upper_bonus_threshold=threshold, yahtzee_box="yahtzee" if "yahtzee" in names else None)
+
+
+GAMES = [game(["ones", "twos", "threes", "three_of_a_kind", "chance"]),
+         game(["fives", "sixes", "full_house", "large_straight", "chance"]),
+         game(["ones", "twos", "threes", "full_house", "chance"], threshold=12, bonus=35),
+         game(["fives", "sixes", "three_of_a_kind", "full_house", "small_straight", "large_straight",
+               "chance"]),
+         game(["sixes", "three_of_a_kind", "four_of_a_kind", "full_house", "small_straight",
+               "large_straight", "yahtzee", "chance"])]
+
+
+def rate(rules, repeats=3):
+    """CPU seconds per (mover state, lead lane) of the first player's first-turn layer's turns
+    against every waiter of the layer before it (ka = 0 is tiny: the layer ka = 1 instead)."""
+    space, settings, lanes = StateSpace(rules), tables(rules), LeadLanes(max_total(rules))
+    leads = np.arange(lanes.width) - lanes.reach
+    n = rules.n_boxes
+    distinct = {k: _distinct(space, k) for k in range(n + 1)}
+    ka, kb = n - 2, n - 1                           # the second player's second-last turn
+    win = {(kb, ka + 1): (np.zeros((len(distinct[kb]), len(distinct[ka + 1]), lanes.width)),) * 2}
+    movers = distinct[ka]
+    later_w, later_t = _after_turn(space, win, distinct, ka, kb, 0, leads)
+    rng = np.random.default_rng(47)
+    later_w[space.layer(ka + 1)] = rng.random((len(space.layer(ka + 1)), lanes.width))
+    ends = space.layer(ka + 1)
+    layer_turns(space, settings, movers, ends, later_w[ends], lanes)     # compile
+    times = {}
+    for name, work in [("numpy", lambda: _turn(space, movers, later_w, later_t, lanes)),
+                       ("compiled", lambda: layer_turns(space, settings, movers, ends, later_w[ends], lanes))]:
+        cpu = []
+        for _ in range(repeats):
+            start = time.process_time()
+            work()
+            cpu.append(time.process_time() - start)
+        times[name] = float(np.median(cpu)) / (len(movers) * lanes.width) * 1e9
+    return {"rules": rules.name, "movers": int(len(movers)), "lanes": lanes.width,
+            "numpy_core_ns": round(times["numpy"], 1), "compiled_core_ns": round(times["compiled"], 1),
+            "ratio": round(times["numpy"] / times["compiled"], 1),
+            "note": "numpy: values and the tie chance; compiled: values only"}
+
+
+def solve(rules, numpy_too):
+    plan = plan_versus(rules)
+    start = time.perf_counter()
+    value = versus_value(rules)
+    took = time.perf_counter() - start
+    reading = {"boxes": rules.n_boxes, "upper_bonus": rules.upper_bonus, "first": value,
+               "compiled_seconds": round(took, 2), "open_values": plan.values,
+               "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)}
+    if numpy_too:
+        exact = solve_versus(rules)
+        assert abs(exact.first - value) < 1e-12, (exact.first, value)
+        reading.update(first_wins=round(exact.first_wins, 12), tie=round(exact.tie, 12),
+                       second_wins=round(exact.second_wins, 12), numpy_seconds=round(exact.seconds, 2))
+    print(rules.name, reading, flush=True)
+    return reading
+
+
+def dask_scaling(rules, first):
+    """The same game on a LocalCluster of 1 and of 2 worker processes (fresh stores): wall time
+    each, the value equal to the single-process one bit for bit."""
+    import tempfile
+    from yatzy_core.objectives.versus_dask import close_client, local_client, solve_versus_dask
+    out = {}
+    for workers in (1, 2):
+        client = local_client(workers)
+        try:
+            with tempfile.TemporaryDirectory() as folder:
+                start = time.perf_counter()
+                run = solve_versus_dask(rules, folder + "/layers.zarr", client=client)
+                out[f"{workers}_workers_seconds"] = round(time.perf_counter() - start, 2)
+        finally:
+            close_client(client)
+        assert run.first == first, (run.first, first)
+    out["bit_identical_to_one_process"] = True
+    print(rules.name, "on Dask", out, flush=True)
+    return out
+
+
+def main(argv):
+    quick = "--quick" in argv
+    readings = {"rate": rate(GAMES[0] if quick else GAMES[1])}
+    print("rate", readings["rate"], flush=True)
+    for i, rules in enumerate(GAMES[:1] if quick else GAMES):
+        readings[rules.name] = solve(rules, numpy_too=i < 2)
+    if not quick:
+        readings["dask"] = {GAMES[2].name: dask_scaling(GAMES[2], readings[GAMES[2].name]["first"])}
+    record = {"command": "NUMBA_NUM_THREADS=%s python benchmarks/versus.py %s" % (
+                  os.environ.get("NUMBA_NUM_THREADS", ""), " ".join(argv)),
+              "version": __version__, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+              "machine": f"{platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores".strip(),
+              "load": round(os.getloadavg()[0], 1), "readings": readings}
+    if not quick:
+        write_result(RESULT, record)
+    print(json.dumps(record, indent=1))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

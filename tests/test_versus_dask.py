@@ -1,0 +1,87 @@
+"""The two-player backward pass on Dask (a LocalCluster of two worker processes) against the
+single-process compiled path, bit for bit; a store with finished layers is resumed."""
+import numpy as np
+import pytest
+
+zarr = pytest.importorskip("zarr")
+pytest.importorskip("distributed")
+
+from yatzy_core.engine.chunked import Stopped, clear_stop, request_stop  # noqa: E402
+from yatzy_core.objectives.versus_compiled import versus_layers  # noqa: E402
+from yatzy_core.objectives.versus_dask import layer_name, local_client, close_client, solve_versus_dask  # noqa: E402
+
+from test_two_player import GAMES  # noqa: E402
+
+GAME = GAMES["upper-bonus"]          # 3 boxes, the upper bonus: 6 layers
+
+
+@pytest.fixture(scope="module")
+def client():
+    client = local_client(2)
+    yield client
+    close_client(client)
+
+
+def test_two_workers_give_the_single_process_values_bit_for_bit(client, tmp_path):
+    store = str(tmp_path / "layers.zarr")
+    run = solve_versus_dask(GAME, store, client=client, block=2)
+    expected = dict(versus_layers(GAME))
+    assert (run.layers_done, run.layers_kept) == (6, 0) and len(expected) == 6
+    for (ka, kb), W in expected.items():
+        stored = zarr.open_array(store, path=layer_name(ka, kb), mode="r")[:]
+        assert stored.shape == W.shape and np.array_equal(stored, W), (ka, kb)
+    assert run.first == expected[0, 0][0, 0, W.shape[2] // 2]
+
+
+def test_a_store_with_finished_layers_is_resumed(client, tmp_path):
+    store = str(tmp_path / "layers.zarr")
+    first = solve_versus_dask(GAME, store, client=client, block=2).first
+    for ka, kb in [(0, 1), (0, 0)]:          # as if stopped before the last two layers were done
+        array = zarr.open_array(store, path=layer_name(ka, kb), mode="r+")
+        array[:] = 0.0
+        del array.attrs["complete"]
+    run = solve_versus_dask(GAME, store, client=client, block=2)
+    assert (run.layers_done, run.layers_kept, run.first) == (2, 4, first)
+
+
+def test_a_stop_leaves_no_layer_marked_complete(client, tmp_path):
+    store = str(tmp_path / "layers.zarr")
+    request_stop()
+    try:
+        with pytest.raises(Stopped):
+            solve_versus_dask(GAME, store, client=client, block=2)
+    finally:
+        clear_stop()
+    assert not any(zarr.open_group(store, mode="r")[name].attrs.get("complete")
+                   for name in zarr.open_group(store, mode="r").array_keys())
+
+
+def test_another_rule_sets_store_is_refused(client, tmp_path):
+    store = str(tmp_path / "layers.zarr")
+    solve_versus_dask(GAMES["chance-2rolls"], store, client=client)
+    with pytest.raises(ValueError, match="another rule set"):
+        solve_versus_dask(GAME, store, client=client)
+
+
+def test_the_cli_runs_the_dask_path_on_a_store_and_resumes_it(client, tmp_path, monkeypatch, capsys):
+    import json
+
+    from yatzy_core import cli
+    from yatzy_core.objectives import versus_dask
+    from yatzy_core.objectives.two_player import solve_versus
+    monkeypatch.setattr(versus_dask, "local_client", lambda workers: client)   # the module's cluster
+    monkeypatch.setattr(versus_dask, "close_client", lambda c: None)
+    rules_file = tmp_path / "tiny.toml"
+    rules_file.write_text('name = "tiny"\nn_dice = 2\nfaces = 3\nrolls_per_turn = 2\nupper_bonus = 0\n'
+                          '[[boxes]]\nname = "threes"\nscorer = "upper"\nface = 3\n'
+                          '[[boxes]]\nname = "chance"\nscorer = "chance"\n')
+    argv = ["versus", "solve", "--rules-file", str(rules_file), "--workers", "2",
+            "--store", str(tmp_path / "tiny.zarr"), "--json"]
+    assert cli.main(argv) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert (got["layers_done"], got["layers_kept"], got["tie"]) == (4, 0, None)
+    from yatzy_core.game.rulefile import load
+    assert got["first"] == pytest.approx(solve_versus(load(str(rules_file))).first, abs=1e-12)
+    assert cli.main(argv) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert (again["layers_done"], again["layers_kept"], again["first"]) == (0, 4, got["first"])

@@ -1,0 +1,107 @@
+"""`yatzy versus`: two players, exactly. `solve` prints the first player's value and its parts;
+`plan` what a rule set's whole two-player table would cost (values, bytes, core-hours).
+
+>>> from yatzy_core.cli.command import main
+>>> main(["versus", "plan", "--rules", "yahtzee-no-bonus"])    # doctest: +ELLIPSIS
+yahtzee-no-bonus: two players, exact values by backward induction
+...
+0
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from .args import path, rules_argument, whole
+
+__all__ = ["add_versus_parser"]
+
+
+def add_versus_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "versus", help="two players, exactly: the first player's chance to win under optimal play",
+        description="Two players alternate whole turns, each playing to win (P(win) + 1/2 P(tie)). "
+                    "solve: the first player's value by backward induction (small games on one "
+                    "machine); plan: what a rule set's whole table costs.")
+    sub = p.add_subparsers(dest="versus_command", metavar="{solve,plan}", required=True)
+    solve = sub.add_parser("solve", help="the first player's exact chance to win, its parts",
+                           description="P(first wins) + 1/2 P(tie) under optimal play by both, and "
+                                       "its split into wins and ties under the package's tie rule.")
+    rules_argument(solve)
+    solve.add_argument("--json", action="store_true",
+                       help="the numbers in full precision: first, first_wins, tie, second_wins")
+    dask = solve.add_argument_group("on Dask (the cluster extra): any of these runs the backward pass as tasks")
+    dask.add_argument("--scheduler", metavar="ADDRESS", type=lambda v: path(v, "address"),
+                      help="an existing Dask scheduler (tcp://host:8786); also lifts the one-machine limit")
+    dask.add_argument("--workers", metavar="N", type=whole(1, 1024),
+                      help="worker processes of the LocalCluster started for the run (default 2)")
+    dask.add_argument("--store", metavar="PATH", type=lambda v: path(v, "store"),
+                      help="where the layers go, a Zarr store: a folder or an fsspec URL (default: "
+                           "the cache folder's versus/<rules>.zarr); a rerun resumes its finished layers")
+    solve.set_defaults(run=run_solve)
+    plan = sub.add_parser("plan", help="values, bytes and core-hours of a rule set's two-player table")
+    rules_argument(plan)
+    plan.add_argument("--json", action="store_true", help="the plan's figures as JSON")
+    plan.set_defaults(run=run_plan)
+    return p
+
+
+def run_solve(args) -> int:
+    from ..game.rules import get_rules
+    from ..objectives.two_player import solve_versus
+    from ..objectives.versus_plan import plan_versus, refuse_if_too_big
+    rules = get_rules(args.rules)
+    if not args.scheduler:
+        refuse_if_too_big(plan_versus(rules))
+    if args.scheduler or args.workers or args.store:
+        return _solve_on_dask(rules, args)
+    solved = solve_versus(rules)
+    if args.json:
+        print(json.dumps(solved.as_dict()))
+        return 0
+    print(f"{rules.name}: two players, each playing to win; the first player moves first")
+    print(f"first player's value P(win) + 1/2 P(tie): {solved.first:.6f}")
+    print(f"  first wins {solved.first_wins:.6f}, tie {solved.tie:.6f}, second wins {solved.second_wins:.6f}"
+          " (the split under the package's tie rule)")
+    print(f"{solved.values:,} values in {solved.seconds:.2f} s")
+    return 0
+
+
+def run_plan(args) -> int:
+    from ..game.rules import get_rules
+    from ..objectives.versus_plan import plan_versus
+    plan = plan_versus(get_rules(args.rules))
+    if args.json:
+        print(json.dumps(plan.as_dict()))
+        return 0
+    print("\n".join(plan.lines()))
+    return 0
+
+
+def _solve_on_dask(rules, args) -> int:
+    """The backward pass on Dask: only the value W (the win/tie split is the single-process path's)."""
+    try:
+        from ..objectives.versus_dask import close_client, local_client, solve_versus_dask
+    except ImportError as err:
+        raise ValueError(f"--scheduler/--workers/--store need the cluster extra (pip install "
+                         f"'yatzy-core[cluster]'): {err}") from None
+    from ..engine.cache import cache_dir, safe_name
+    store = args.store or str(cache_dir() / "versus" / f"{safe_name(rules.name)}.zarr")
+    if args.scheduler:
+        from distributed import Client
+        client = Client(args.scheduler, timeout="10s")
+    else:
+        client = local_client(args.workers or 2)
+    try:
+        run = solve_versus_dask(rules, store, client=client, progress=not args.json)
+    finally:
+        close_client(client)
+    if args.json:
+        print(json.dumps({"rules": rules.name, "first": run.first, "first_wins": None, "tie": None,
+                          "second_wins": None, "store": run.store, "layers_done": run.layers_done,
+                          "layers_kept": run.layers_kept}))
+        return 0
+    print(f"first player's value P(win) + 1/2 P(tie): {run.first:.6f} (on Dask; the split into wins and "
+          f"ties: the single-process path)")
+    print(f"layers: {run.layers_done} computed, {run.layers_kept} kept from {run.store}")
+    return 0

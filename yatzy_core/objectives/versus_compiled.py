@@ -1,0 +1,90 @@
+"""Two players, compiled: one decision layer's turns for every lead at once on the target kernel.
+
+The target kernel (`engine.compiled.target_kernel.solve_states`) works a turn for a band of lanes
+n where scoring g points reads the next state's lane n - g, lanes n <= 0 worth 1 and lanes above
+the band worth 0. A lead lane is that read reversed: with n = reach + 1 - e, scoring g moves the
+lead e to e + g and the lane to n - g. So the next layer's values, seen from the mover
+(`two_player._after_turn`), are the kernel's data with the lanes reversed, and a lead above
++reach (below -reach) reads 1 (0): a lead beyond the most points a game can score decides it.
+The numpy path (`two_player._turn`) stays the reference; tests/test_versus_compiled.py compares.
+The win/tie split is the numpy path's: here only the value W.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..engine.compiled.layout import tables
+from ..game.rules import Rules, get_rules
+from ..game.states import StateSpace
+from .targets import max_total, pad_points, run_kernel
+from .two_player import LeadLanes, _distinct, _levels, _step
+
+__all__ = ["layer_turns", "later_values", "versus_layers", "versus_value"]
+
+
+def layer_turns(space: StateSpace, settings, movers: np.ndarray, ends: np.ndarray,
+                later: np.ndarray, lanes: LeadLanes) -> np.ndarray:
+    """(len(movers), width) W of each mover's turn for every lead, from `later` (len(ends),
+    width): the value to the mover of ending the turn in each card of `ends` (every state of
+    the next layer) with each lead."""
+    s, t = settings
+    width = lanes.width
+    data = np.empty((len(ends) + len(movers), width))
+    data[:len(ends)] = later[:, ::-1]
+    offset = np.zeros(space.size, dtype=np.int64)
+    offset[ends] = np.arange(len(ends)) * width
+    offset[movers] = (len(ends) + np.arange(len(movers))) * width
+    band = np.full(space.size, width, dtype=np.int64)
+    run_kernel(s, t, movers.astype(np.int64), data.reshape(-1), offset, band, pad_points(s, t), False,
+               np.ones((1, 1)))
+    return data[len(ends):, ::-1]
+
+
+def later_values(space: StateSpace, distinct: dict, ka: int, kb: int, row) -> np.ndarray:
+    """(len(space.layer(ka + 1)), width) the value to the mover of ending the turn in each card
+    of the next layer with each lead, against one waiter: the finished game's 1, 1/2 or 0 when
+    both cards are then full, else 1 - the waiter's W as mover from the next layer's `row` (its
+    values against each distinct card of the next layer), lead e read at -e."""
+    ends = space.layer(ka + 1)
+    n = space.n_boxes
+    if ka + 1 == n and kb == n:
+        return np.broadcast_to(_step(row), (len(ends), len(row)))
+    rows = np.searchsorted(distinct[ka + 1], space.representatives(ends))
+    return 1.0 - row[rows][:, ::-1]
+
+
+def versus_layers(rules: str | Rules):
+    """((mover's boxes used, waiter's), W) of every decision layer, last turns first, compiled:
+    W[i, j, lane] for the i-th distinct card of the mover, the j-th of the waiter, lead lane."""
+    rules = get_rules(rules)
+    space, settings, n = StateSpace(rules), tables(rules), rules.n_boxes
+    lanes = LeadLanes(max_total(rules))
+    leads = np.arange(lanes.width) - lanes.reach
+    distinct = {k: _distinct(space, k) for k in range(n + 1)}
+    win = {}
+    for ka, kb in _levels(n):
+        W = np.empty((len(distinct[ka]), len(distinct[kb]), lanes.width))
+        nxt = win.get((kb, ka + 1))
+        for j in range(len(distinct[kb])):
+            row = leads if nxt is None else nxt[j]
+            later = later_values(space, distinct, ka, kb, row)
+            W[:, j] = layer_turns(space, settings, distinct[ka], space.layer(ka + 1), later, lanes)
+        win[ka, kb] = W
+        win.pop((kb, ka + 1), None)
+        yield (ka, kb), W
+
+
+def versus_value(rules: str | Rules) -> float:
+    """The first player's value P(win) + 1/2 P(tie) under optimal play by both, compiled.
+
+    >>> from yatzy_core.game.ruleset import Rules
+    >>> from yatzy_core.game.scoring import Box, total
+    >>> one_die = Rules("one-die", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=2)
+    >>> round(versus_value(one_die) * 216, 9)     # 103/216: the second player rerolls knowing the score
+    103.0
+    """
+    for _, W in versus_layers(rules):
+        pass
+    return float(W[0, 0, W.shape[2] // 2])

@@ -1,0 +1,167 @@
+"""Two players on Dask: the backward pass as tasks over blocks of card pairs, each decision layer
+a chunked Zarr array, resumable layer by layer (needs the `cluster` extra: dask, distributed, zarr).
+
+Layer (ka, kb) holds W[i, j, lane] (mover's distinct card i, waiter's j, lead lane), chunked by
+(mover block, waiter block). The turns against waiter j read row j of the layer after, where j
+is the mover: so a task for the block (movers M, waiters J) reads the next layer's row block J
+and writes this layer's chunk (M, J); the regrouping from "by waiter" to "by mover" between
+layers is done by the storage layout. The values are `versus_compiled.layer_turns`'s, state by
+state, so any blocks and any number of workers give the same bits as `versus_layers`.
+
+A layer is marked complete in the store's attributes once every block is written: a run stopped
+(Ctrl-C, `engine.chunked.request_stop`, a crash) and started again with the same store skips the
+finished layers and redoes the rest.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..engine.cache import rules_fingerprint
+from ..engine.chunked import for_each_chunk
+from ..engine.compiled.layout import tables
+from ..game.rules import Rules, get_rules
+from ..game.states import StateSpace
+from .targets import max_total
+from .two_player import LeadLanes, _distinct, _levels
+from .versus_compiled import later_values, layer_turns, versus_value
+
+__all__ = ["DaskRun", "solve_versus_dask", "layer_name"]
+
+CHUNK_BYTES = 16e6     # a chunk of W about this size (a task's write), float64
+
+
+@dataclass(frozen=True)
+class DaskRun:
+    """The first player's value from a Dask run, and what the run did."""
+
+    rules: Rules
+    first: float
+    store: str
+    layers_done: int          # layers computed by this run (the rest were in the store)
+    layers_kept: int          # layers found complete in the store
+    dashboard: str | None
+
+
+def layer_name(ka: int, kb: int) -> str:
+    """The store's name of decision layer (mover's boxes used, waiter's).
+
+    >>> layer_name(0, 1)
+    'W_0_1'
+    """
+    return f"W_{ka}_{kb}"
+
+
+@lru_cache(maxsize=2)
+def _game(rules: Rules):
+    """What every task of a rule set needs, built once per worker process."""
+    space = StateSpace(rules)
+    distinct = {k: _distinct(space, k) for k in range(rules.n_boxes + 1)}
+    return space, tables(rules), distinct, LeadLanes(max_total(rules))
+
+
+def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], waiters: tuple[int, int]) -> int:
+    """Work the block (movers M, waiters J) of layer (ka, kb): read the next layer's rows J,
+    write this layer's chunk (M, J). Returns the values written."""
+    import zarr
+    space, settings, distinct, lanes = _game(rules)
+    (m0, m1), (j0, j1) = movers, waiters
+    out = np.empty((m1 - m0, j1 - j0, lanes.width))
+    if ka + 1 == rules.n_boxes and kb == rules.n_boxes:
+        rows = np.broadcast_to(np.arange(lanes.width) - lanes.reach, (j1 - j0, lanes.width))
+    else:
+        rows = zarr.open_array(store, path=layer_name(kb, ka + 1), mode="r")[j0:j1]
+    ends = space.layer(ka + 1)
+    for j in range(j1 - j0):
+        later = np.ascontiguousarray(later_values(space, distinct, ka, kb, rows[j]))
+        out[:, j] = layer_turns(space, settings, distinct[ka][m0:m1], ends, later, lanes)
+    zarr.open_array(store, path=layer_name(ka, kb), mode="r+")[m0:m1, j0:j1] = out
+    return out.size
+
+
+def _blocks(n: int, size: int) -> list[tuple[int, int]]:
+    return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
+
+
+def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | None = None,
+                      progress: bool = False) -> DaskRun:
+    """The first player's value, the backward pass run on `client` (a `distributed.Client`;
+    None: a LocalCluster of two worker processes, one thread and one numba thread each), every
+    layer kept in the Zarr store `store` (a folder or an fsspec URL). `block`: cards a block
+    (default: chunks of about CHUNK_BYTES)."""
+    import zarr
+    rules = get_rules(rules)
+    space, _, distinct, lanes = _game(rules)
+    root = zarr.open_group(store, mode="a")
+    key = rules_fingerprint(rules)
+    if root.attrs.get("rules", key) != key:
+        raise ValueError(f"store {store!r} holds another rule set's layers ({root.attrs.get('name')!r})")
+    root.attrs.update(rules=key, name=rules.name, width=lanes.width)
+    size = block or max(1, int(math.sqrt(CHUNK_BYTES / 8 / lanes.width)))
+    own = client is None
+    if own:
+        client = local_client(2)
+    try:
+        done = kept = 0
+        if progress:
+            print(f"{rules.name}: two players on Dask, {len(list(_levels(rules.n_boxes)))} layers, "
+                  f"store {store}; dashboard {client.dashboard_link}", flush=True)
+        for ka, kb in _levels(rules.n_boxes):
+            name = layer_name(ka, kb)
+            if name in root and root[name].attrs.get("complete"):
+                kept += 1
+                continue
+            shape = (len(distinct[ka]), len(distinct[kb]), lanes.width)
+            root.create_array(name, shape=shape, chunks=(size, size, lanes.width), dtype="f8", overwrite=True)
+            blocks = [(m, j) for j in _blocks(shape[1], size) for m in _blocks(shape[0], size)]
+            futures = [client.submit(_task, rules, store, ka, kb, m, j, pure=False) for m, j in blocks]
+            bar = _bar(progress, f"layer {ka},{kb}", len(futures))
+            try:
+                for_each_chunk(futures, lambda part: [f.result() for f in part], bar=bar, size=1)
+            except BaseException:
+                client.cancel(futures)
+                raise
+            finally:
+                if bar is not None:
+                    bar.close()
+            root[name].attrs["complete"] = True
+            done += 1
+        first = float(zarr.open_array(store, path=layer_name(0, 0), mode="r")[0, 0, lanes.reach])
+        return DaskRun(rules, first, str(store), done, kept, client.dashboard_link if not own else None)
+    finally:
+        if own:
+            close_client(client)
+
+
+def _bar(progress: bool, label: str, total: int):
+    if not progress:
+        return None
+    from tqdm import tqdm
+    return tqdm(total=total, desc=label, unit="block")
+
+
+def local_client(workers: int):
+    """A LocalCluster of `workers` processes, one thread and one numba thread each; the kernels
+    compiled (into numba's disk cache) before they start, so no worker compiles."""
+    from distributed import Client, LocalCluster
+    from ..game.ruleset import Rules as Game
+    from ..game.scoring import Box, total
+    versus_value(Game("warm-up", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1))
+    env = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    for name in ("NUMBA_CACHE_DIR", "YATZY_CACHE_DIR", "PYTHONPATH"):
+        if name in os.environ:
+            env[name] = os.environ[name]
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, env=env,
+                           dashboard_address=":0", silence_logs=40)
+    return Client(cluster)
+
+
+def close_client(client) -> None:
+    cluster = client.cluster
+    client.close()
+    if cluster is not None:
+        cluster.close()
