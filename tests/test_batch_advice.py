@@ -191,3 +191,26 @@ def test_random_positions_checks_its_arguments(n):
         random_positions(get_rules("yahtzee"), n, np.random.default_rng(0))
     with pytest.raises(TypeError, match="rng must be a numpy Generator"):
         random_positions(get_rules("yahtzee"), 3, 0)
+
+
+def test_a_capped_upper_total_the_boxes_reach_is_accepted():
+    """The tables store an upper total at or past the threshold as the cap (63): sixes, fives
+    and threes cannot make exactly 63, yet reach it, so 63 is their stored total (random
+    positions and the Gymnasium environment give it); 500 stays refused."""
+    from yatzy_core.engine.batch_advice import _makeable
+    rules = get_rules("yahtzee")
+    used = sum(1 << rules.box_index(n) for n in ("sixes", "fives", "threes"))
+    makes = {6 * a + 5 * b + 3 * c for a in range(6) for b in range(6) for c in range(6)}
+    assert 63 not in makes and 66 not in makes and 62 in makes and max(makes) == 70
+    ok = _makeable(rules, np.array([used] * 4), np.array([63, 62, 500, 66]))
+    assert ok.tolist() == [True, True, False, False]      # 66 uncapped cannot be made: refused
+
+
+def test_random_positions_of_the_real_games_are_advised():
+    """Seeded random positions (capped totals included) pass advise_batch's checks: 400 yahtzee rows."""
+    from numpy.random import default_rng
+    from yatzy_core.engine.batch_advice import random_positions
+    rules = get_rules("yahtzee")
+    rows = random_positions(rules, 400, default_rng(0))
+    advice = advise_batch(rules, **rows)
+    assert len(advice.best) == 400

@@ -19,7 +19,7 @@ import pytest
 from test_probe_cache import SEVEN
 from test_saved_rolls import GAMES
 from yatzy_core.cli.command import main
-from yatzy_core.engine import chunked, saved, solver
+from yatzy_core.engine import chunked, saved, solver, table_solver
 from yatzy_core.engine.chunked import Stopped, clear_stop, for_each_chunk, request_stop
 from yatzy_core.engine.compiled import forward, kernel, policy_forward, saved_kernel
 from yatzy_core.game.rulefile import dumps
@@ -89,9 +89,9 @@ def test_values_and_moments_sliced_one_group_at_a_time_are_bit_identical(monkeyp
 
 
 def test_target_and_risk_tables_sliced_one_state_at_a_time_are_bit_identical(monkeypatch):
-    whole(monkeypatch, targets)
+    whole(monkeypatch, table_solver)
     table, utility = targets.solve_targets(SEVEN, 40), risk.solve_risk(SEVEN, [0.05, -0.1])
-    one_at_a_time(monkeypatch, targets)
+    one_at_a_time(monkeypatch, table_solver)
     assert np.array_equal(targets.solve_targets(SEVEN, 40).data, table.data)
     assert np.array_equal(risk.solve_risk(SEVEN, [0.05, -0.1]), utility)
 
@@ -117,14 +117,14 @@ def test_a_stop_mid_solve_ends_the_values_at_the_next_chunk(monkeypatch):
 
 
 def test_a_stop_mid_solve_ends_a_target_and_a_risk_table_at_the_next_chunk(monkeypatch):
-    one_at_a_time(monkeypatch, targets)
-    calls = stopping_at(monkeypatch, targets, "solve_states", 5)
+    one_at_a_time(monkeypatch, table_solver)
+    calls = stopping_at(monkeypatch, table_solver, "solve_states", 5)
     with pytest.raises(Stopped):
         targets.solve_targets(SEVEN, 40)
     assert len(calls) == 5
-    calls = stopping_at(monkeypatch, targets, "solve_states", 4)
+    calls = stopping_at(monkeypatch, table_solver, "solve_states", 4)
     with pytest.raises(Stopped):
-        risk.solve_risk(SEVEN, [0.05])     # run_kernel's loop, shared with the risk tables
+        risk.solve_risk(SEVEN, [0.05])     # solve_table's loop, shared with the risk tables
     assert len(calls) == 4
 
 
@@ -175,7 +175,7 @@ def test_solve_stopped_is_one_line_130_and_writes_nothing(capsys, private_cache,
 def test_a_goal_stopped_mid_table_is_one_line_130_and_caches_nothing(capsys, private_cache, seven_file,
                                                                       monkeypatch):
     solver.solve(SEVEN, progress=False)                # kernels compiled before counting calls
-    stopping_at(monkeypatch, targets, "solve_states", 2)
+    stopping_at(monkeypatch, table_solver, "solve_states", 2)
     status, out, err = run(capsys, "advise", "--rules-file", seven_file, "--dice", "12", "--rolls-left", "1",
                            "--goal", "20")
     assert (status, out) == (130, "") and err.endswith(STOPPED)
@@ -183,7 +183,7 @@ def test_a_goal_stopped_mid_table_is_one_line_130_and_caches_nothing(capsys, pri
 
 
 def test_risk_stopped_is_130_and_caches_nothing(capsys, private_cache, seven_file, monkeypatch):
-    stopping_at(monkeypatch, targets, "solve_states", 1)
+    stopping_at(monkeypatch, table_solver, "solve_states", 1)
     status, out, err = run(capsys, "distribution", "--rules-file", seven_file, "--risk", "0.05")
     assert (status, out) == (130, "") and err.endswith(STOPPED)
     assert not risk.cached_theta(SEVEN, 0.05)
@@ -218,10 +218,10 @@ def test_sigint_during_a_goal_s_table_is_one_line_and_130(tmp_path, seven_file):
     call slowed down in the child, so that the table is still being solved), then one line, 130
     and nothing in the cache."""
     code = ("import signal, sys, time\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            "from yatzy_core.objectives import targets\nreal = targets.solve_states\n"
+            "from yatzy_core.engine import table_solver\nreal = table_solver.solve_states\n"
             "def slow(*a):\n    real(*a)\n    sys.stderr.write('chunk\\n'); sys.stderr.flush()\n"
             "    time.sleep(0.5)\n"
-            "targets.solve_states = slow\nfrom yatzy_core.cli.command import main\n"
+            "table_solver.solve_states = slow\nfrom yatzy_core.cli.command import main\n"
             "sys.exit(main(sys.argv[1:]))\n")
     cache = tmp_path / "cache"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "YATZY_CACHE_DIR": str(cache), "YATZY_PROGRESS": "1"}

@@ -337,4 +337,6 @@ def stopped_line(args) -> str:
     where = getattr(args, "checkpoint", None)
     if where:
         return f"stopped (Ctrl-C); the finished layers are kept in {printable(str(where))} (run again to go on)"
+    if any(getattr(args, name, None) for name in ("scheduler", "workers", "store")):    # versus on Dask
+        return "stopped (Ctrl-C); the finished layers are kept in the store (run again to go on)"
     return "stopped (Ctrl-C); nothing half-done was saved"

@@ -81,6 +81,7 @@ def run_plan(args) -> int:
 def _solve_on_dask(rules, args) -> int:
     """The backward pass on Dask: only the value W (the win/tie split is the single-process path's)."""
     try:
+        import dask, distributed, zarr  # noqa: F401,E401 (versus_dask imports them only when it runs)
         from ..objectives.versus_dask import close_client, local_client, solve_versus_dask
     except ImportError as err:
         raise ValueError(f"--scheduler/--workers/--store need the cluster extra (pip install "
@@ -89,11 +90,16 @@ def _solve_on_dask(rules, args) -> int:
     store = args.store or str(cache_dir() / "versus" / f"{safe_name(rules.name)}.zarr")
     if args.scheduler:
         from distributed import Client
-        client = Client(args.scheduler, timeout="10s")
+        try:
+            client = Client(args.scheduler, timeout="10s")
+        except (OSError, TimeoutError) as err:
+            raise ValueError(f"argument --scheduler: cannot connect to {args.scheduler!r} ({err})") from None
     else:
         client = local_client(args.workers or 2)
     try:
         run = solve_versus_dask(rules, store, client=client, progress=not args.json)
+    except OSError as err:        # an unusable store (a file in its place, no room, no permission)
+        raise ValueError(f"argument --store: cannot use {store!r} ({err})") from None
     finally:
         close_client(client)
     if args.json:

@@ -249,14 +249,18 @@ def _integers(name: str, value, n: int | None, ndim: int = 1, width: int | None 
 
 def _makeable(rules: Rules, used: np.ndarray, upper: np.ndarray) -> np.ndarray:
     """(N,) bool: each upper total is one its used upper boxes can hold, uncapped, by the rule
-    `Position.make` uses (`position.upper_totals`): 500 with every upper box used is not."""
+    `Position.make` uses (`position.upper_totals`): 500 with every upper box used is not. The
+    stored, capped total (`rules.upper_cap`, what the tables and `random_positions` hold) counts
+    as held when the boxes can reach it: sixes, fives and threes make 63 only as at least 63."""
     upper_bits = sum(1 << b for b, box in enumerate(rules.boxes) if box.is_upper)
     groups = used & upper_bits
     out = np.zeros(len(used), dtype=bool)
     for group in np.unique(groups):
         rows = groups == group
         names = [rules.box_names[b] for b in range(rules.n_boxes) if group >> b & 1]
-        out[rows] = np.isin(upper[rows], sorted(upper_totals(rules, names)))
+        totals = upper_totals(rules, names)
+        capped = rules.tracks_upper and max(totals) >= rules.upper_cap
+        out[rows] = np.isin(upper[rows], sorted(totals)) | (capped & (upper[rows] == rules.upper_cap))
     return out
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction  # noqa: F401 (the doctest)
 from functools import lru_cache
-from typing import ClassVar, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 

@@ -25,7 +25,7 @@ from ..engine.turn import turn_values
 from ..game.ruleset import Rules
 from ..game.states import StateSpace
 from .games import _small_game as small_game, open_states
-from .report import Report, Wrong, compare, function, run
+from .report import TIME_LIMIT, Report, Wrong, compare, function, run
 
 __all__ = ["check_bellman_operator", "probe_tables"]
 
@@ -59,7 +59,7 @@ def _reference(rules: Rules, W: dict) -> dict:
     return {open_: float(next(values)) if open_ else Fraction(0) for open_, _, _ in states}
 
 
-def check_bellman_operator(T, rules: Rules) -> Report:
+def check_bellman_operator(T, rules: Rules, time_limit: float = TIME_LIMIT) -> Report:
     """Check `T(W)`, the Bellman operator of the small game `rules` (W and TW dicts from frozensets
     of open boxes to numbers), on every state of each of `probe_tables(rules)`, against the
     package's turn to 1e-9; the full card's TW must be 0."""
@@ -86,4 +86,4 @@ def check_bellman_operator(T, rules: Rules) -> Report:
     for name, W in probe_tables(rules):
         expected = _reference(rules, W)
         cases += [case(name, W, expected, open_, label) for open_, _, label in states]
-    return run(getattr(T, "__name__", "T"), T, cases)
+    return run(getattr(T, "__name__", "T"), T, cases, time_limit)

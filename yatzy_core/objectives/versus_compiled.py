@@ -11,14 +11,14 @@ The win/tie split is the numpy path's: here only the value W.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
-from ..engine.compiled.layout import tables
+from ..engine.chunked import for_each_chunk
+from ..engine.compiled.layout import tables, vectorizing
+from ..engine.compiled.target_kernel import solve_states
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
-from .targets import max_total, pad_points, run_kernel
+from .targets import max_total, pad_points
 from .two_player import LeadLanes, _distinct, _levels, _step
 
 __all__ = ["layer_turns", "later_values", "versus_layers", "versus_value"]
@@ -37,8 +37,10 @@ def layer_turns(space: StateSpace, settings, movers: np.ndarray, ends: np.ndarra
     offset[ends] = np.arange(len(ends)) * width
     offset[movers] = (len(ends) + np.arange(len(movers))) * width
     band = np.full(space.size, width, dtype=np.int64)
-    run_kernel(s, t, movers.astype(np.int64), data.reshape(-1), offset, band, pad_points(s, t), False,
-               np.ones((1, 1)))
+    flat, pad, weight = data.reshape(-1), pad_points(s, t), np.ones((1, 1))
+    with vectorizing():     # a chunk at a time: Ctrl-C stops the layer between chunks
+        for_each_chunk(movers.astype(np.int64),
+                       lambda part: solve_states(part, flat, offset, band, s, t, pad, False, weight))
     return data[len(ends):, ::-1]
 
 

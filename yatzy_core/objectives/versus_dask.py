@@ -138,10 +138,8 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
 
 
 def _bar(progress: bool, label: str, total: int):
-    if not progress:
-        return None
-    from tqdm import tqdm
-    return tqdm(total=total, desc=label, unit="block")
+    from ..engine.progress import bar, shown
+    return bar(total, label, progress, unit="block") if shown(progress) else None
 
 
 def local_client(workers: int):
