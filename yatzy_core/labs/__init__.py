@@ -7,11 +7,13 @@ case (which keeper, roll or state, expected against got), or that the function i
 - chapter 2: `check_transition_row(transition_row)`, P(roll | keeper);
 - chapter 4: `check_keeper_table(keeper_table)`, the keepers recursion;
 - chapter 5: `check_backward_induction(V, rules)`, a whole small game solved backwards;
-- chapter 8: `check_target_recursion(V, rules)`, the best chance of n more points, V(s, n).
+- chapter 8: `check_target_recursion(V, rules)`, the best chance of n more points, V(s, n);
+- chapter 13: `check_versus_recursion(W, rules)`, two players, W(mover's card, waiter's card, d).
 """
 from .report import Report
 from .rolls import check_keeper_table, check_transition_row
 from .games import check_backward_induction, check_target_recursion
+from .versus import check_versus_recursion
 
 __all__ = ["Report", "check_transition_row", "check_keeper_table", "check_backward_induction",
-           "check_target_recursion"]
+           "check_target_recursion", "check_versus_recursion"]
