@@ -116,12 +116,21 @@ def plan_versus(rules: Rules) -> VersusPlan:
     groups = {k: _groups(space, _distinct(space, k)) for k in range(rules.n_boxes + 1)}
     layers = []
     for ka, kb in _levels(rules.n_boxes):
-        (a, na), (b, nb) = groups[ka], groups[kb]
-        low = np.maximum(a[:, None, 0] - b[None, :, 1], -a[:, None, 2])
-        high = np.minimum(a[:, None, 1] - b[None, :, 0], b[None, :, 2])
-        width = np.maximum(high - low + 1, 0)
-        layers.append((ka, kb, int((width * na[:, None] * nb[None, :]).sum())))
+        layers.append((ka, kb, _open_leads(*groups[ka], *groups[kb])))
     return VersusPlan(rules, tuple(layers))
+
+
+def _open_leads(a, na, b, nb, block: int = 2_000_000) -> int:
+    """Open, reachable (by intervals) leads summed over every pair of a mover group and a waiter
+    group, a block of mover groups at a time (yatzy has too many pairs of groups for one matrix)."""
+    total, rows = 0, max(1, block // max(1, len(b)))
+    for i in range(0, len(a), rows):
+        a_, na_ = a[i:i + rows], na[i:i + rows]
+        low = np.maximum(a_[:, None, 0] - b[None, :, 1], -a_[:, None, 2])
+        high = np.minimum(a_[:, None, 1] - b[None, :, 0], b[None, :, 2])
+        width = np.maximum(high - low + 1, 0)
+        total += int((width * na_[:, None] * nb[None, :]).sum())
+    return total
 
 
 def refuse_if_too_big(plan: VersusPlan) -> None:
