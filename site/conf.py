@@ -1,4 +1,4 @@
-"""Sphinx configuration of the course website: notebooks 01-12 from their committed outputs.
+"""Sphinx configuration of the course website: notebooks 01-13 from their committed outputs.
 
 Nothing is executed at build time (nb_execution_mode = "off"). Some things are rewritten on the
 way in (source-read), never in the notebooks themselves: a plotly figure is drawn from its JSON

@@ -60,7 +60,7 @@ def subcommands() -> list[str]:
 
 def test_every_chapter_and_command_has_a_page(site):
     chapters = sorted(p.stem for p in (ROOT / "notebooks").glob("[01][0-9]_*.ipynb"))
-    assert len(chapters) == 12
+    assert len(chapters) == 13
     assert sorted(p.stem for p in (site / "chapters").glob("*.html")) == chapters
     assert sorted(p.stem for p in (site / "cli").glob("*.html")) == sorted(["index", *subcommands()])
     assert "--rolls-left" in (site / "cli" / "advise.html").read_text()      # the real help text
@@ -168,7 +168,7 @@ def test_the_week_plan_gives_each_weeks_reading_within_five_percent(site):
                               [stem]))
         stated = re.search(r"About ([\d,]+) words", week.select_one("h3 ~ p").get_text()).group(1)
         loads.append((int(stated.replace(",", "")), core))
-    assert len(loads) == 8                                        # six weeks and two extensions
+    assert len(loads) == 9                                        # six weeks and three extensions
     for stated, stems in loads:
         words = 0
         for stem in stems:
@@ -181,7 +181,7 @@ def test_code_on_the_pages_carries_no_test_marker(site):
     """No nbval marker reaches a page or a downloadable notebook's code: the checked cells carry the
     tag `nbval-check-output` in their metadata, not a comment in the code."""
     chapters = sorted((site / "chapters").glob("*.html"))
-    assert len(chapters) == 12
+    assert len(chapters) == 13
     for page in chapters:
         assert "NBVAL" not in page.read_text(encoding="utf-8"), page.name
     source = (site / "_sources" / "chapters" / "01_rules_and_scoring.ipynb").read_text(encoding="utf-8")
