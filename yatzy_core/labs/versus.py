@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..engine.bruteforce import versus_value
 from ..game.ruleset import Rules
-from ..objectives.two_player import _levels, solve_versus
+from ..objectives.two_player import solve_versus
 from .games import _small_game, open_states
 from .report import Report, ask, compare, function, run
 
@@ -31,7 +31,8 @@ def card_pairs(rules: Rules) -> list[tuple[tuple, tuple]]:
     by_used = {}
     for card in cards:
         by_used.setdefault(rules.n_boxes - len(card[0]), []).append(card)
-    return [(m, w) for ka, kb in _levels(rules.n_boxes) for m in by_used[ka] for w in by_used[kb]]
+    layers = [(k, k + j) for k in range(rules.n_boxes - 1, -1, -1) for j in (1, 0)]   # (mover's used, waiter's)
+    return [(m, w) for ka, kb in layers for m in by_used[ka] for w in by_used[kb]]
 
 
 def _gain(rules: Rules, open_boxes: frozenset) -> int:
