@@ -1,4 +1,4 @@
-"""Sphinx configuration of the course website: the chapters (notebooks 01-12 and 06b) from their committed outputs.
+"""Sphinx configuration of the course website: the chapters (notebooks 01-13 and 06b) from their committed outputs.
 
 Two editions from one source (scripts/site.sh builds both). The student's site, the default and
 the one to publish: each chapter page is the student's edition of its notebook
