@@ -125,7 +125,7 @@ def test_a_made_large_straight_is_scored_now(capsys):
     assert best["expected"] == pytest.approx(261.5314, abs=5e-5)
     main(["advise", "--rules", "yahtzee", "--dice", "23456", "--rolls-left", "2", "--top", "2"])
     rows = capsys.readouterr().out.splitlines()[2:]
-    assert rows[0].split()[:4] == ["1", "score", "large_straight", "now"] and "261.5314" in rows[0]
+    assert rows[0].split()[:5] == ["1", "score", "Large", "straight", "now"] and "261.5314" in rows[0]
 
 
 @pytest.mark.parametrize("points, goal", [(150, 130), (40, 2000)])

@@ -74,6 +74,7 @@ def test_a_bad_box_records_the_advisors_loss(yatzy):
     decision = game.score("chance", next_dice="23456")
     assert decision.loss == chance.loss > 0 and decision.points == 5 == game.total
     assert ranked[0].box == "yatzy" and decision.best == ranked[0]
+    assert str(decision).endswith(f"score Chance, optimal was score Yatzy (lost {decision.loss:.2f} points)")
 
 
 def test_scoring_early_costs_against_the_best_keeper(yatzy):
@@ -103,7 +104,7 @@ def test_summary_lists_the_three_costliest(yatzy):
     assert [d.loss for d in s.costliest] == [d.loss for d in bad[:3]]
     for d in s.costliest:
         assert d.best == advise(d.position, yatzy)[0]
-        assert f"optimal was {d.best.label}" in str(s)
+        assert f"optimal was {d.best.text}" in str(s)
 
 
 def test_upper_bonus_is_part_of_the_total(yatzy):

@@ -12,6 +12,7 @@ import pytest
 
 from yatzy_core import Position, advise
 from yatzy_core.cli import command as cli
+from yatzy_core.cli.args import MAX_MESSAGE, short
 from yatzy_core.engine.dataset import TIE_RULE
 from yatzy_core.engine.solver import solve
 from yatzy_core.engine.batch_advice import option_index
@@ -170,7 +171,8 @@ def test_a_full_disk_is_one_line_and_leaves_no_file(rules_file, tmp_path, monkey
     monkeypatch.setattr(patch, half_then_full)
     status, printed, err = call("export", *what, "--rules-file", str(rules_file), str(out))
     assert (status, printed) == (1, "") and err.count("\n") == 1 and "Traceback" not in err
-    assert err == f"yatzy: error: cannot write {out}: No space left on device; nothing was written (make room and run again)\n"
+    said = f"yatzy: error: cannot write {short(str(out), 80)}: No space left on device; nothing was written (make room and run again)"
+    assert err == short(said, MAX_MESSAGE) + "\n"          # one line, a long path shortened to 80 characters
     assert list(out.parent.iterdir()) == []
 
 

@@ -69,9 +69,9 @@ class Decision:
     def __str__(self) -> str:
         where = (f"turn {self.turn}, dice {' '.join(map(str, self.position.dice))}, "
                  f"{rerolls_left(self.position.rolls_left)}")
-        if self.optimal:
-            return f"{where}: {self.label} (optimal)"
-        return f"{where}: {self.label}, optimal was {self.best.label} (lost {self.loss:.2f} points)"
+        if self.optimal:              # boxes by their display names, as the card shows them
+            return f"{where}: {self.choice.text} (optimal)"
+        return f"{where}: {self.choice.text}, optimal was {self.best.text} (lost {self.loss:.2f} points)"
 
 
 @dataclass(frozen=True)

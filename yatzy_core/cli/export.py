@@ -95,7 +95,7 @@ def _export(args) -> int:
     from ..engine.value_tables import gzipped, value_table
     out = OutputFile.open(args.out, args.force, "OUT")     # checked before the solve
     with _written(out, args.out):
-        data = value_table(get_solution(rules, progress=True))      # a bar when it must be solved
+        data = value_table(get_solution(rules, progress=False))   # values solve in under a second (maxi aside)
         if args.out.endswith(".gz"):
             data = gzipped(data)
         out.tmp.write_bytes(data)
@@ -122,7 +122,7 @@ def _positions(args, rules) -> int:
     out = OutputFile.open(args.out, args.force, "OUT")
     start = time.perf_counter()
     with _written(out, args.out):
-        solution = solution_for(rules, progress=True)
+        solution = solution_for(rules)
         starts = not args.no_starts
         rows = {"start": len(dataset.start_states(solution)) if starts else 0, "in_turn": sample}
         meta = dataset.metadata(solution, sample, seed, rows)

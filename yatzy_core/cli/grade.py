@@ -10,6 +10,8 @@ a built-in rule set's name are graded with a first line saying how they differ f
 """
 from __future__ import annotations
 
+import re
+
 import argparse
 import json
 from pathlib import Path
@@ -157,6 +159,12 @@ def run_grade(args) -> int:
         print(f"To beat {args.beat}: {sum(g.optimal for g in grades)} of {len(grades)} moves best for it; "
               f"probability given away, summed over the moves: {sum(g.given_away for g in grades):.4f}")
         for g in sorted((g for g in grades if not g.optimal), key=lambda g: -g.given_away)[:WORST]:
-            print(f"  turn {g.decision.turn}: {g.decision.label} (P {g.probability:.4f}), "
-                  f"best {g.best_label} (P {g.best:.4f})")
+            print(f"  turn {g.decision.turn}: {g.decision.choice.text} (P {g.probability:.4f}), "
+                  f"best {_displayed(g.best_label)} (P {g.best:.4f})")
     return 0
+
+
+def _displayed(label: str) -> str:
+    """A choice's label with its box by the display name the card shows ("score Large straight")."""
+    from ..game.scoring import box_label
+    return re.sub(r"^score (\w+)", lambda m: f"score {box_label(m.group(1))}", label)

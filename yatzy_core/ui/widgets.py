@@ -381,7 +381,7 @@ class Explorer(HasTraits):
                                 if self.message else "")
         digits = 4 if heading.startswith("P(") else 2
         self.best_w.value = ("" if best is None else
-                             f"<b>Best: {html.escape(best.label)}</b> &mdash; {html.escape(heading)}: "
+                             f"<b>Best: {html.escape(best.text)}</b> &mdash; {html.escape(heading)}: "
                              f"{self.rows[0].value:.{digits}f}")
         self.table_w.value = rows_table(self.rows, heading, digits)
         labels, values, colours, xrange = rows_bars(self.rows, self.top)
