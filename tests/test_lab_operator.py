@@ -8,28 +8,10 @@ from itertools import combinations
 import pytest
 
 from yatzy_core import get_rules
-from yatzy_core.game.rulefile import loads
 from yatzy_core.labs import check_bellman_operator
 from yatzy_core.labs.games import open_states
 
-LAB = loads("""
-name = "three-dice-lab"
-n_dice = 3
-rolls_per_turn = 2
-upper_bonus_threshold = 0
-upper_bonus = 0
-[[boxes]]
-name = "sixes"
-scorer = "upper"
-face = 6
-[[boxes]]
-name = "three_alike"
-scorer = "all_same"
-points = 15
-[[boxes]]
-name = "chance"
-scorer = "chance"
-""")
+from test_labs import LAB     # chapter 5's three-dice lab game, one definition
 
 
 def score(box, dice):

@@ -69,11 +69,7 @@ def turn_start(rules, scored: dict, choices: dict, faces: int, n: int) -> Fracti
 def brute_force_value(rules: Rules) -> Fraction:
     """Optimal expected final score from the empty card, exactly, by exhaustive search."""
     _check_tiny(rules)
-    n, faces, n_boxes = rules.n_dice, rules.faces, len(rules.boxes)
-    full = (1 << n_boxes) - 1
-    rolls = list(product(range(1, faces + 1), repeat=n))
-    choices = {dice: rerolls(dice, faces) for dice in rolls}
-    scores = {dice: normal_scores(rules, dice) for dice in rolls}
+    n, faces, full, rolls, choices, scores = _enumerated(rules)
 
     if rules.saved_rolls:
         return saved_turn_start(rules, rolls, choices, scores)((0, 0, 0), 0)
@@ -196,10 +192,7 @@ def brute_force_at_least(rules: Rules, target: int) -> Fraction:
     _check_tiny(rules)
     if rules.saved_rolls:
         raise ValueError("brute_force_at_least does not play saved rolls; use brute_force_value")
-    n, faces, full = rules.n_dice, rules.faces, (1 << len(rules.boxes)) - 1
-    rolls = list(product(range(1, faces + 1), repeat=n))
-    choices = {dice: rerolls(dice, faces) for dice in rolls}
-    scores = {dice: normal_scores(rules, dice) for dice in rolls}
+    n, faces, full, rolls, choices, scores = _enumerated(rules)
 
     @lru_cache(maxsize=None)
     def value(state: State, need: int) -> Fraction:
@@ -237,10 +230,7 @@ def versus_value(rules: Rules):
     _check_tiny(rules)
     if rules.saved_rolls:
         raise ValueError("brute_force_versus does not play saved rolls")
-    n, faces, full = rules.n_dice, rules.faces, (1 << len(rules.boxes)) - 1
-    rolls = list(product(range(1, faces + 1), repeat=n))
-    choices = {dice: rerolls(dice, faces) for dice in rolls}
-    scores = {dice: normal_scores(rules, dice) for dice in rolls}
+    n, faces, full, rolls, choices, scores = _enumerated(rules)
 
     def ended(waiter: State, after: State, lead: int) -> Fraction:
         if after[0] == full and waiter[0] == full:
@@ -256,6 +246,15 @@ def versus_value(rules: Rules):
         return turn_start(rules, scored, choices, faces, n)
 
     return value
+
+
+def _enumerated(rules: Rules):
+    """What every brute force walks: (n dice, faces, the full card's mask, every ordered roll, each
+    roll's rerolls, each roll's normal score in every box)."""
+    n, faces = rules.n_dice, rules.faces
+    rolls = list(product(range(1, faces + 1), repeat=n))
+    return (n, faces, (1 << len(rules.boxes)) - 1, rolls, {dice: rerolls(dice, faces) for dice in rolls},
+            {dice: normal_scores(rules, dice) for dice in rolls})
 
 
 def rerolls(dice: Dice, faces: int) -> list[tuple[int, list[Dice]]]:
