@@ -213,7 +213,8 @@ export class Game {
  * @param {string} name the box's name in the rules
  */
 export function boxTitle(name) {
-  return name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+  const words = name.replace(/_/g, " ");     // as Python's str.capitalize: the rest in lower case
+  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
 }
 
 /**
@@ -222,7 +223,9 @@ export function boxTitle(name) {
  * @param {{action: string, box: string|null, label: string}} option
  */
 export function optionText(option) {
-  return option.action === "box" ? option.label.replace(option.box, boxTitle(option.box)) : option.label;
+  const scored = `score ${option.box}`;      // the box after "score", never a match inside that word
+  return option.action === "box" && option.label.startsWith(scored)
+    ? `score ${boxTitle(option.box)}${option.label.slice(scored.length)}` : option.label;
 }
 
 /** How a decision reads in the summary, as coach.Decision does (boxes by their display names). */

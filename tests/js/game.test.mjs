@@ -116,6 +116,8 @@ test("options and decisions read with the boxes' display names", () => {
   assert.equal(boxTitle("large_straight"), "Large straight");
   assert.equal(optionText({ action: "box", box: "large_straight", label: "score large_straight now" }), "score Large straight now");
   assert.equal(optionText({ action: "keep", box: null, label: "keep 1 1" }), "keep 1 1");
+  assert.equal(boxTitle("BIG_Run"), "Big run");                                  // as Python's box_label
+  assert.equal(optionText({ action: "box", box: "s", label: "score s" }), "score S");   // not the s of "score"
   const game = new Game(chanceOnly(), 2);
   const decision = game.score("chance");
   assert.equal(describe(decision), `turn 1, dice ${decision.position.dice.join(" ")}, 2 rerolls left: score Chance now, optimal was keep ${decision.best.keep.join(" ")} (lost ${decision.loss.toFixed(2)} points)`);
