@@ -17,6 +17,8 @@ import sys
 import time
 from contextlib import contextmanager
 
+import numpy as np
+
 from .args import OutputFile, path, rules_argument, short
 
 __all__ = ["add_export_parser", "run_export", "WHAT"]
@@ -126,7 +128,8 @@ def _positions(args, rules) -> int:
         starts = not args.no_starts
         rows = {"start": len(dataset.start_states(solution)) if starts else 0, "in_turn": sample}
         meta = dataset.metadata(solution, sample, seed, rows)
-        chunks = dataset.row_chunks(solution, sample, seed, starts=starts)
+        chunks = rows_shown(dataset.row_chunks(solution, sample, seed, starts=starts), sum(rows.values()),
+                            _row_bar(sum(rows.values()), f"export {rules.name}"))
         if kind == "parquet":
             written = dataset.write_parquet(out.tmp, meta, chunks)
         else:
@@ -136,3 +139,33 @@ def _positions(args, rules) -> int:
           f"{sample:,} in-turn), {size:,} bytes ({size / max(written, 1):.1f} a row), "
           f"{time.perf_counter() - start:.1f} s")
     return 0
+
+
+def _row_bar(total: int, what: str):
+    """A bar of the rows written, in a terminal (a pipe or a test's capture gets none), shown once
+    the export has run a second: a data set of a real game takes tens of seconds, more under load."""
+    from tqdm.auto import tqdm
+    from ..engine.progress import shown
+    return tqdm(total=total, desc=what, unit="row", delay=1.0, miniters=1, leave=False,
+                disable=not (shown(True) and sys.stderr.isatty()))
+
+
+def rows_shown(chunks, total: int, bar):
+    """The data set's (kind, columns) chunks as they are written, `bar` (tqdm's update(n), close())
+    moved on by each chunk's rows once it is written.
+
+    >>> class Bar:
+    ...     n = 0
+    ...     def update(self, k): self.n += k
+    ...     def close(self): pass
+    >>> bar = Bar()
+    >>> chunks = [("start", {"state": np.arange(3)}), ("in_turn", {"best": np.arange(2)})]
+    >>> [kind for kind, _ in rows_shown(chunks, 5, bar)], bar.n
+    (['start', 'in_turn'], 5)
+    """
+    try:
+        for kind, columns in chunks:
+            yield kind, columns
+            bar.update(next(len(v) for v in columns.values() if isinstance(v, np.ndarray)))
+    finally:
+        bar.close()
