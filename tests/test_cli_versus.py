@@ -1,25 +1,17 @@
 """`yatzy versus solve|plan` on a small rule file: the JSON keys and values, bad input in one line."""
-import contextlib
-import io
 import json
 
 import pytest
 
-from yatzy_core import cli
 from yatzy_core.engine.bruteforce import brute_force_versus
 from yatzy_core.game.rulefile import loads
 from yatzy_core.objectives import versus_plan
 
+from test_dataset_export import call     # main's status, stdout and stderr
+
 TINY_TEXT = ('name = "tiny"\nn_dice = 2\nfaces = 3\nrolls_per_turn = 2\nupper_bonus = 0\n'
              '[[boxes]]\nname = "threes"\nscorer = "upper"\nface = 3\n'
              '[[boxes]]\nname = "chance"\nscorer = "chance"\n')
-
-
-def call(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = cli.main(list(argv))
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture

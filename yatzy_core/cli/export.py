@@ -145,9 +145,9 @@ def _row_bar(total: int, what: str):
     """A bar of the rows written, in a terminal (a pipe or a test's capture gets none), shown once
     the export has run a second: a data set of a real game takes tens of seconds, more under load."""
     from tqdm.auto import tqdm
-    from ..engine.progress import shown
+    from ..engine.progress import progress_on
     return tqdm(total=total, desc=what, unit="row", delay=1.0, miniters=1, leave=False,
-                disable=not (shown(True) and sys.stderr.isatty()))
+                disable=not (progress_on(True) and sys.stderr.isatty()))
 
 
 def rows_shown(chunks, total: int, bar):

@@ -6,9 +6,9 @@ in a stored output).
 
 >>> rough(3.2), rough(75), rough(600)
 ('a few seconds', 'about 1 min', 'about 10 min')
->>> was = progress(False); shown(True)
+>>> was = progress(False); progress_on(True)
 False
->>> _ = progress(was); shown(True) == was
+>>> _ = progress(was); progress_on(True) == was
 True
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 
 from tqdm.auto import tqdm
 
-__all__ = ["QUIET_SECONDS", "progress", "shown", "bar", "rough", "announce"]
+__all__ = ["QUIET_SECONDS", "progress", "progress_on", "bar", "rough", "announce"]
 
 QUIET_SECONDS = 5.0           # work shorter than this is not announced
 _OFF = ("0", "false", "no", "off")
@@ -35,7 +35,7 @@ def progress(on: bool | None = None) -> bool:
     return before
 
 
-def shown(asked) -> bool:
+def progress_on(asked) -> bool:
     """Whether a call's `progress` argument shows anything: asked for, and not switched off."""
     return bool(asked) and _on
 
@@ -43,7 +43,7 @@ def shown(asked) -> bool:
 def bar(total: int, desc: str, asked=True, unit: str = "state") -> tqdm:
     """A tqdm.auto bar of `total` items, shown when `asked` and the switch allow; it vanishes
     when done (leave=False), so that the work's answer is what stays on the screen."""
-    return tqdm(total=total, desc=desc, unit=unit, disable=not shown(asked), leave=False)
+    return tqdm(total=total, desc=desc, unit=unit, disable=not progress_on(asked), leave=False)
 
 
 def rough(seconds: float) -> str:

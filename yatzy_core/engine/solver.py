@@ -14,13 +14,12 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from ..game.checks import true_or_false
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace, memory_estimate
 from .chunked import for_each_chunk
-from .progress import shown
+from .progress import bar, progress_on
 
 __all__ = ["Solution", "solve", "compile_kernel", "SolveWarning", "available_memory"]
 
@@ -255,7 +254,7 @@ def _bar(progress, total: int, desc: str):
     if hasattr(progress, "update"):
         progress.reset(total=total)
         return nullcontext(progress)
-    return tqdm(total=total, desc=desc, unit="state", disable=not shown(progress), leave=False)
+    return bar(total, desc, progress)
 
 
 def _backward(rules, space, values, moments, progress):
@@ -266,7 +265,7 @@ def _backward(rules, space, values, moments, progress):
     from .compiled.layout import lane_groups, tables
 
     settings, t = tables(rules)
-    if shown(progress):
+    if progress_on(progress):
         announce_compiling("kernel._solve_groups", "the solver's kernel", COMPILE_SECONDS)
     second = np.zeros(space.size, values.dtype) if moments else None
     for layer, distinct, representatives in _layers(space, progress, "moments" if moments else "solving"):

@@ -30,12 +30,11 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from ..game.states import StateSpace
 from .chunked import for_each_chunk
 from .compiled.first_use import announce_compiling
-from .progress import shown
+from .progress import bar as bar_of, progress_on
 from .compiled.layout import tables, vectorizing
 from .compiled.target_kernel import solve_states
 from .turn import Objective, turn_values
@@ -105,10 +104,9 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
         with vectorizing():
             solve_states(states, data, offset, band, s, t, operator.pad, operator.multiply, operator.weight)
 
-    if shown(progress):
+    if progress_on(progress):
         announce_compiling("target_kernel.solve_states", "the target and risk tables' kernel", 40)
-    with tqdm(total=sum(len(d) for _, d, _ in layers), desc=desc, unit="state", disable=not shown(progress),
-              leave=False) as bar:
+    with bar_of(sum(len(d) for _, d, _ in layers), desc, progress) as bar:
         for layer, distinct, reps in layers:
             full = len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes
             if full and operator.terminal is not None:

@@ -32,7 +32,7 @@ from tqdm.auto import tqdm
 from ..engine.cache import CacheError, cache_path, cached_for, read_trusted, write_trusted
 from ..engine.compiled.first_use import announce_compiling
 from ..engine.compiled.forward import push_layers, start_rows
-from ..engine.progress import shown
+from ..engine.progress import progress_on
 from ..game.checks import real_number, true_or_false
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
@@ -123,9 +123,9 @@ def forward(solution: Solution, distribution: bool = True, progress: bool = Fals
     rules, space = solution.rules, solution.space
     start = time.perf_counter()
     rows = start_rows([space.index(0, 0, 0)], [0], [1.0])
-    if shown(progress):    # the first layer's bar would sit at 0 while the kernels compile
+    if progress_on(progress):    # the first layer's bar would sit at 0 while the kernels compile
         announce_compiling("forward._push_chunk", "the whole-game pass's kernels", 90)
-    with tqdm(total=rules.n_boxes, desc=f"forward {rules.name}", unit="turn", disable=not shown(progress),
+    with tqdm(total=rules.n_boxes, desc=f"forward {rules.name}", unit="turn", disable=not progress_on(progress),
               leave=False) as bar:
         final, totals, prob = push_layers(solution, rows, kind_box(rules), distribution,
                                           lambda _: bar.update(1))

@@ -32,7 +32,7 @@ from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .targets import max_total
 
-__all__ = ["LeadLanes", "VersusSolution", "solve_versus"]
+__all__ = ["LeadLanes", "VersusSolution", "solve_versus", "later_values"]
 
 
 @dataclass(frozen=True)
@@ -134,19 +134,28 @@ def _distinct(space: StateSpace, used: int) -> np.ndarray:
 
 def _after_turn(space, win, distinct, ka, kb, j, leads):
     """(space.size, width) values to the mover (win + 1/2 tie, and tie) of ending the turn in each
-    card a' with lead e, against waiter number j of its layer: the game over, or the other side."""
-    n = space.n_boxes
+    card a' with lead e, against waiter number j of its layer (`later_values`)."""
+    ends = space.layer(ka + 1)
     later_w = np.zeros((space.size, len(leads)))
     later_t = np.zeros_like(later_w)
-    ends = space.layer(ka + 1)
-    rows = np.searchsorted(distinct[ka + 1], space.representatives(ends))
-    if ka + 1 == n and kb == n:
-        later_w[ends], later_t[ends] = _step(leads), (leads == 0).astype(float)
-        return later_w, later_t
-    W, T = win[kb, ka + 1]                         # the waiter moves next, the mover waits in a'
-    flipped = W[j][rows][:, ::-1], T[j][rows][:, ::-1]     # lane e reads the other's lane -e
-    later_w[ends], later_t[ends] = 1.0 - flipped[0], flipped[1]
+    W, T = (leads, leads) if ka + 1 == space.n_boxes and kb == space.n_boxes else (t[j] for t in win[kb, ka + 1])
+    later_w[ends] = later_values(space, distinct, ka, kb, W)
+    later_t[ends] = later_values(space, distinct, ka, kb, T, tie=True)
     return later_w, later_t
+
+
+def later_values(space: StateSpace, distinct: dict, ka: int, kb: int, row, tie: bool = False) -> np.ndarray:
+    """(len(space.layer(ka + 1)), width) the value to the mover of ending the turn in each card of
+    the next layer with each lead, against one waiter: when both cards are then full, the finished
+    game's 1, 1/2 or 0 (with `tie`, the chance of a tie: 1 at lead 0), `row` being the leads; else
+    the other side's, `row` holding the waiter's values as mover against each distinct card of the
+    next layer, lead e read at -e: 1 - its W, or (with `tie`) its chance of a tie."""
+    ends = space.layer(ka + 1)
+    if ka + 1 == space.n_boxes and kb == space.n_boxes:
+        final = (row == 0).astype(float) if tie else _step(row)
+        return np.broadcast_to(final, (len(ends), len(row)))
+    flipped = row[np.searchsorted(distinct[ka + 1], space.representatives(ends))][:, ::-1]
+    return flipped if tie else 1.0 - flipped
 
 
 def _turn(space, movers, later_w, later_t, lanes):

@@ -19,9 +19,9 @@ from ..engine.compiled.target_kernel import solve_states
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .targets import max_total, pad_points
-from .two_player import LeadLanes, _distinct, _levels, _step
+from .two_player import LeadLanes, _distinct, _levels, later_values
 
-__all__ = ["layer_turns", "later_values", "versus_layers", "versus_value"]
+__all__ = ["layer_turns", "versus_layers", "versus_value"]
 
 
 def layer_turns(space: StateSpace, settings, movers: np.ndarray, ends: np.ndarray,
@@ -42,19 +42,6 @@ def layer_turns(space: StateSpace, settings, movers: np.ndarray, ends: np.ndarra
         for_each_chunk(movers.astype(np.int64),
                        lambda part: solve_states(part, flat, offset, band, s, t, pad, False, weight))
     return data[len(ends):, ::-1]
-
-
-def later_values(space: StateSpace, distinct: dict, ka: int, kb: int, row) -> np.ndarray:
-    """(len(space.layer(ka + 1)), width) the value to the mover of ending the turn in each card
-    of the next layer with each lead, against one waiter: the finished game's 1, 1/2 or 0 when
-    both cards are then full, else 1 - the waiter's W as mover from the next layer's `row` (its
-    values against each distinct card of the next layer), lead e read at -e."""
-    ends = space.layer(ka + 1)
-    n = space.n_boxes
-    if ka + 1 == n and kb == n:
-        return np.broadcast_to(_step(row), (len(ends), len(row)))
-    rows = np.searchsorted(distinct[ka + 1], space.representatives(ends))
-    return 1.0 - row[rows][:, ::-1]
 
 
 def versus_layers(rules: str | Rules):

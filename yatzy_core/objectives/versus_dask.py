@@ -27,8 +27,8 @@ from ..engine.compiled.layout import tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .targets import max_total
-from .two_player import LeadLanes, _distinct, _levels
-from .versus_compiled import later_values, layer_turns, versus_value
+from .two_player import LeadLanes, _distinct, _levels, later_values
+from .versus_compiled import layer_turns, versus_value
 
 __all__ = ["DaskRun", "solve_versus_dask", "layer_name"]
 
@@ -138,8 +138,8 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
 
 
 def _bar(progress: bool, label: str, total: int):
-    from ..engine.progress import bar, shown
-    return bar(total, label, progress, unit="block") if shown(progress) else None
+    from ..engine.progress import bar, progress_on
+    return bar(total, label, progress, unit="block") if progress_on(progress) else None
 
 
 def local_client(workers: int):

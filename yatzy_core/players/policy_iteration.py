@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.progress import shown
+from ..engine.progress import progress_on
 from ..engine.turn import box_values, evaluate, keeper_values
 from ..game.states import StateSpace
 from .strategies import Player
@@ -83,7 +83,7 @@ def evaluate_policy(player, progress: bool = False) -> np.ndarray:
     space = StateSpace(player.rules)
     values = np.zeros(space.size)
     layers = space.backward(space.n_boxes - 1)
-    if shown(progress):
+    if progress_on(progress):
         from tqdm.auto import tqdm
         layers = tqdm(layers, total=space.n_boxes, desc=f"evaluating {player!r}", leave=False)
     for states, _, _ in layers:

@@ -23,7 +23,7 @@ from .layout import LANES, tables, vectorizing
 from .policy_turn import TARGET_MODE, PolicyTables, has_jokers, lane_outcomes, n_slots_most, state_outcomes
 from ...game.states import StateSpace
 from ..chunked import check_stop
-from ..progress import shown
+from ..progress import progress_on
 
 __all__ = ["push_policy"]
 
@@ -57,7 +57,7 @@ def push_policy(space: StateSpace, rows: Rows, pt: PolicyTables, goal: int,
     pool = [np.empty(CHUNK_BYTES // 8, np.int64), np.empty(CHUNK_BYTES // 8)]
     first = int(space.boxes_used[space.decode(rows.states[0])[0]]) if len(rows.states) else space.n_boxes
     for k in tqdm(range(first, space.n_boxes), desc=f"playing {space.rules.name} forward", unit="turn",
-                  disable=not shown(progress), leave=False):
+                  disable=not progress_on(progress), leave=False):
         layer = space.layer(k + 1)
         reps = np.unique(space.representatives(layer))
         width = _most_so_far(space, reps) + 1
