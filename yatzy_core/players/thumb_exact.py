@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .batch import fill, reroll
+from .policy_iteration import evaluate_policy
 from ..engine.turn_forward import final_roll_probabilities, gather_keepers, spread_keepers
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
@@ -34,8 +35,8 @@ from .thumb import KEEP, DecisionList, Rule, View, decide, on_pace
 from .thumb_catalogue import catalogue
 from ..engine.turn import box_values, evaluate
 
-__all__ = ["Play", "OptimalPolicy", "exact_play", "Positions", "optimal_positions", "own_positions", "look_ahead", "learn",
-           "prune", "ablation"]
+__all__ = ["Play", "OptimalPolicy", "exact_play", "list_values", "Positions", "optimal_positions", "own_positions",
+           "look_ahead", "learn", "prune", "ablation"]
 
 CHUNK = 1024   # contexts whose turn tables are held at once
 
@@ -105,6 +106,39 @@ def look_ahead(rules: Rules, values) -> OptimalPolicy:
     23.333333
     """
     return OptimalPolicy(_Values(rules, np.asarray(values, dtype=np.float64)))
+
+
+class _ListPlayer:
+    """A decision list as a player for `policy_iteration.evaluate_policy`: its choices in a block
+    of states are asked once per distinct (used boxes, pace) context of the block."""
+
+    def __init__(self, dl: DecisionList):
+        self.rules, self.dl, self.space = dl.rules, dl, StateSpace(dl.rules)
+
+    def __repr__(self) -> str:
+        return "decision list"
+
+    def turn_choices(self, states):
+        masks, upper, _ = self.space.decode(np.asarray(states))
+        paces = on_pace(self.rules, masks, upper[:, None])[:, 0]
+        context, back = np.unique(masks * 2 + paces, return_inverse=True)
+        rolls = np.arange(self.rules.dice.n_rolls)
+        choice = [decide(self.dl, View.of(self.rules, context >> 1, context & 1, rolls, j))[0].T[:, back]
+                  for j in range(self.rules.rolls_per_turn)]
+        return choice[0], choice[1:]
+
+
+def list_values(dl: DecisionList, progress: bool = False) -> np.ndarray:
+    """Policy evaluation of a list: V^pi of every state (indexed like the solver's values), by one
+    backward sweep (`policy_iteration.evaluate_policy`). Its value at the empty card is the forward
+    pass's `exact_play(dl).total`, computed the other way round.
+
+    >>> rules = get_rules("yahtzee-no-bonus")
+    >>> only_chance = DecisionList(rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None))
+    >>> round(float(list_values(only_chance)[0]), 6)          # the module's example, backwards
+    18.760681
+    """
+    return evaluate_policy(_ListPlayer(dl), progress)
 
 
 def _context_tables(space, policy, masks, classes):
