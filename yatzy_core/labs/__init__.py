@@ -8,6 +8,7 @@ case (which keeper, roll or state, expected against got), or that the function i
 - chapter 4: `check_keeper_table(keeper_table)`, the keepers recursion;
 - chapter 5: `check_backward_induction(V, rules)`, a whole small game solved backwards, and
   `check_bellman_operator(T, rules)`, its Bellman operator on several tables;
+- chapter 6: `check_forward_pass(push, rules)`, greedy play's distribution pushed forward a turn;
 - chapter 6b: `check_policy_evaluation(V, rules)`, greedy play's value, evaluated backwards;
 - chapter 8: `check_target_recursion(V, rules)`, the best chance of n more points, V(s, n);
 - chapter 13: `check_versus_recursion(W, rules)`, two players, W(mover's card, waiter's card, d).
@@ -21,7 +22,9 @@ from .rolls import check_keeper_table, check_transition_row
 from .games import check_backward_induction, check_target_recursion
 from .operator import check_bellman_operator
 from .policies import check_policy_evaluation
+from .forward import check_forward_pass
 from .versus import check_versus_recursion
 
 __all__ = ["Report", "check_transition_row", "check_keeper_table", "check_backward_induction",
-           "check_target_recursion", "check_bellman_operator", "check_policy_evaluation", "check_versus_recursion"]
+           "check_target_recursion", "check_bellman_operator", "check_policy_evaluation", "check_forward_pass",
+           "check_versus_recursion"]
