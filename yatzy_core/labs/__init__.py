@@ -5,6 +5,8 @@ several cases and returns a `Report` that prints one line: every check passed, o
 case (which keeper, roll or state, expected against got), or that the function is not written yet.
 
 - chapter 2: `check_transition_row(transition_row)`, P(roll | keeper);
+- chapter 3: `check_augmented_writing(write, rules)`, the writing stage on the state augmented with
+  the capped upper total;
 - chapter 4: `check_keeper_table(keeper_table)`, the keepers recursion;
 - chapter 5: `check_backward_induction(V, rules)`, a whole small game solved backwards, and
   `check_bellman_operator(T, rules)`, its Bellman operator on several tables;
@@ -18,6 +20,7 @@ The student's function runs in a child process (sandbox.py): a call over the tim
 to call in place of writing the lab.
 """
 from .report import Report
+from .augment import check_augmented_writing
 from .rolls import check_keeper_table, check_transition_row
 from .games import check_backward_induction, check_target_recursion
 from .operator import check_bellman_operator
@@ -25,6 +28,6 @@ from .policies import check_policy_evaluation
 from .forward import check_forward_pass
 from .versus import check_versus_recursion
 
-__all__ = ["Report", "check_transition_row", "check_keeper_table", "check_backward_induction",
+__all__ = ["Report", "check_augmented_writing", "check_transition_row", "check_keeper_table", "check_backward_induction",
            "check_target_recursion", "check_bellman_operator", "check_policy_evaluation", "check_forward_pass",
            "check_versus_recursion"]
