@@ -13,6 +13,7 @@ case (which keeper, roll or state, expected against got), or that the function i
 - chapter 6: `check_forward_pass(push, rules)`, greedy play's distribution pushed forward a turn;
 - chapter 6b: `check_policy_evaluation(V, rules)`, greedy play's value, evaluated backwards;
 - chapter 8: `check_target_recursion(V, rules)`, the best chance of n more points, V(s, n);
+- chapter 9: `check_old_policy_value(V, old, new)`, the old optimal policy evaluated under new rules;
 - chapter 13: `check_versus_recursion(W, rules)`, two players, W(mover's card, waiter's card, d).
 
 The student's function runs in a child process (sandbox.py): a call over the time limit, a
@@ -27,7 +28,9 @@ from .operator import check_bellman_operator
 from .policies import check_policy_evaluation
 from .forward import check_forward_pass
 from .versus import check_versus_recursion
+from .rule_change import check_old_policy_value, old_policy_table
 
 __all__ = ["Report", "check_augmented_writing", "check_transition_row", "check_keeper_table", "check_backward_induction",
            "check_target_recursion", "check_bellman_operator", "check_policy_evaluation", "check_forward_pass",
-           "check_versus_recursion"]
+           "check_versus_recursion",
+           "check_old_policy_value", "old_policy_table"]
