@@ -115,3 +115,12 @@ def test_the_policy_evaluation_lab_accepts_greedys_value_and_names_a_wrong_state
     wrong = str(check_policy_evaluation(lambda open_boxes: float(best[space.index(mask(open_boxes), 0, 0)]), game))
     assert wrong == "<lambda>: 1 of 4 checks passed; with {sixes} open: expected 37/9, got 11/2"
     assert greedy[(mask(frozenset({"chance"})), 0)] == Fraction(413, 36)      # the lab's docstring case
+
+
+def test_a_policy_under_other_rules_needs_the_same_states_and_choices():
+    from yatzy_core.game.rules import get_rules
+    from yatzy_core.players.policy_iteration import UnderRules
+    yatzy = get_rules("yatzy")
+    chance = yatzy.with_(name="chance", boxes=yatzy.boxes[13:14], upper_bonus=0)
+    with pytest.raises(ValueError, match="rules: 'yatzy' must have the states and choices of 'chance'"):
+        UnderRules(FirstOpenBox(chance), yatzy)

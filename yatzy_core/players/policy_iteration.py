@@ -33,7 +33,7 @@ from ..engine.turn import box_values, evaluate, keeper_values
 from ..game.states import StateSpace
 from .strategies import Player
 
-__all__ = ["turn_choices", "evaluate_policy", "LookAhead", "FirstOpenBox", "Step", "policy_iteration"]
+__all__ = ["turn_choices", "evaluate_policy", "LookAhead", "FirstOpenBox", "UnderRules", "Step", "policy_iteration"]
 
 BLOCK = 512   # states per block: bounds the (n_boxes, n_rolls, BLOCK) array of box values
 
@@ -133,6 +133,34 @@ class FirstOpenBox(Player):
 
     def box(self, states, rolls, rng):
         return np.array([self.turn_choices([s])[0][r, 0] for s, r in zip(states, rolls)])
+
+
+class UnderRules(Player):
+    """`player`'s own choices, played under other `rules` of the same states and choices (a change
+    of points, or of the bonus's amount): chapter 9's old policy in a new game. Its value there
+    (`evaluate_policy`) is that of a policy of the new game, so at most the new optimum.
+
+    >>> from yatzy_core.game.rules import get_rules
+    >>> from yatzy_core.game.variants import variant
+    >>> plain = get_rules("yahtzee-no-bonus")
+    >>> old = plain.with_(name="house, chance", boxes=plain.boxes[8:9] + plain.boxes[12:13],
+    ...                  yahtzee_box=None, upper_bonus=0)
+    >>> new = variant(old, points={"full_house": 40})      # P(full house in one roll) = 300/7776
+    >>> round(float(evaluate_policy(UnderRules(FirstOpenBox(old), new))[0]), 4), round(40 * 300 / 7776 + 17.5, 4)
+    (19.0432, 19.0432)
+    """
+
+    def __init__(self, player, rules, name: str = ""):
+        super().__init__(rules)
+        same = (player.space.size == self.space.size and player.rules.n_boxes == self.rules.n_boxes
+                and player.rules.dice == self.rules.dice and player.rules.rolls_per_turn == self.rules.rolls_per_turn)
+        if not same:
+            raise ValueError(f"rules: {self.rules.name!r} must have the states and choices of {player.rules.name!r} "
+                             "(the same dice, rolls, boxes and tracked totals); only points may differ")
+        self.player, self.name = player, name or f"{getattr(player, 'name', 'player')} under {self.rules.name}"
+
+    def turn_choices(self, states):
+        return turn_choices(self.player, states)
 
 
 @dataclass(frozen=True)
