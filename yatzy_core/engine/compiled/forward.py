@@ -93,12 +93,10 @@ def push_layers(solution: StateValues, rows: Rows, kind_box: int, with_points: b
         moves_mb = sum(m.nbytes for move in moves for m in move) / 2**20
         totals.peak_rows_mb = max(totals.peak_rows_mb, (rows.data.nbytes + nxt.data.nbytes) / 2**20)
         totals.peak_moves_mb = max(totals.peak_moves_mb, moves_mb)
-        parts = 4 * get_num_threads()
         with vectorizing():
             for move in moves:
                 check_stop()
-                _push_moves(move, place, (rows.lo, rows.start, rows.data), (nxt.lo, nxt.start, nxt.data),
-                            parts)
+                _push_moves(move, place, (rows.lo, rows.start, rows.data), (nxt.lo, nxt.start, nxt.data))
         del moves, place
         totals.box_sum += acc[:, :n_boxes].sum(axis=0)
         totals.sums += acc[:, n_boxes:].sum(axis=0)
@@ -130,12 +128,15 @@ def _layer_moves(solution, rows, where, n_next, kind_box, with_points):
     acc = np.zeros((len(groups), n_boxes + 4))
     blo = np.full(n_next, np.iinfo(np.int32).max, dtype=np.int32)
     bhi = np.full(n_next, -1, dtype=np.int32)
-    moves = []
+    moves, n_rolls = [], t.score.shape[0]
+    trips = (np.empty((CHUNK, LANES, n_rolls), np.int32), np.empty((CHUNK, LANES, n_rolls), np.int64),
+             np.empty((CHUNK, LANES, n_rolls)))      # a chunk's moves before packing, reused
+    parts = 4 * get_num_threads()
     with vectorizing():
         for c in range(0, len(groups), CHUNK):
             check_stop()      # Ctrl-C acts between chunks (a layer can take a minute)
             move = _outcome_chunk(groups[c:c + CHUNK], acc[c:c + CHUNK], values, s, t, room,
-                                  where, (rows.start, rows.data), (kind_box, with_points))
+                                  where, (rows.start, rows.data), (kind_box, with_points, parts), trips)
             _widen(move, rows.lo, rows.hi, blo, bhi)
             moves.append(move)
     return moves, acc, (blo, bhi)
@@ -155,19 +156,17 @@ def _rep(j, s, room):
 
 
 @njit(parallel=True, cache=True)
-def _outcome_chunk(groups, acc, values, s, t, room, where, source, how):
+def _outcome_chunk(groups, acc, values, s, t, room, where, source, how, trips):
     """The turns of a chunk of lane groups (`group_outcomes`), each lane's final rolls merged by
-    (box, points) into moves, in lane order: (source row of each lane, where its moves start,
-    each move's next state (its place in the next layer), points and probability). Adds the
-    expected points of each box and the bonuses to `acc` (one row per lane group); `source` is
-    the rows' (start, data), `how` is (kind_box, with_points)."""
+    (box, points) into moves (`_packed`). Adds the expected points of each box and the bonuses
+    to `acc` (one row per lane group); `source` is the rows' (start, data), `how` is (kind_box,
+    with_points, parts), `trips` working arrays of CHUNK x LANES x rolls (kept between calls:
+    fresh ones cost their page faults each chunk)."""
     start, data = source
-    kind_box, with_points = how
+    kind_box, with_points, parts = how
     n_groups = len(groups)
     n_rolls, n_boxes = t.score.shape
-    trip_dst = np.empty((n_groups, LANES, n_rolls), np.int32)
-    trip_pts = np.empty((n_groups, LANES, n_rolls), np.int64)
-    trip_w = np.empty((n_groups, LANES, n_rolls))
+    trip_dst, trip_pts, trip_w = trips
     n_trip = np.zeros((n_groups, LANES), np.int64)
     n_chunks = min(n_groups, 64)
     span = int(max(t.score.max(), t.joker.max())) + s.upper_bonus + s.yahtzee_bonus + 1
@@ -214,64 +213,67 @@ def _outcome_chunk(groups, acc, values, s, t, room, where, source, how):
                     trip_pts[g, v, m] = key % span
                     key_w[key] = 0.0
                 n_trip[g, v] = n
-    return _packed(groups, where, n_trip, trip_dst, trip_pts, trip_w)
+    return _packed(groups, where, n_trip, trips, parts)
 
 
 @njit(cache=True)
-def _packed(groups, where, n_trip, trip_dst, trip_pts, trip_w):
-    """The moves of a chunk in one run, lane after lane (a lane repeating its neighbour has none)."""
+def _packed(groups, where, n_trip, trips, parts):
+    """The moves of a chunk as (source row, next state (its place in the next layer), points,
+    probability) each, and where each of `parts` parts starts: a part holds the moves to the next
+    states of place = part (mod parts), in lane order (a lane repeating its neighbour has none),
+    so that parts push in parallel and every next row receives its moves in lane order."""
+    trip_dst, trip_pts, trip_w = trips
     n_groups = len(groups)
-    src = np.empty(n_groups * LANES, np.int64)
-    first = np.zeros(n_groups * LANES + 1, np.int64)
+    first = np.zeros(parts + 1, np.int64)
     for g in range(n_groups):
         for v in range(LANES):
-            lane = g * LANES + v
-            src[lane] = where[groups[g, v]]
-            first[lane + 1] = first[lane] + n_trip[g, v]
+            for m in range(n_trip[g, v]):
+                first[trip_dst[g, v, m] % parts + 1] += 1
+    for p in range(parts):
+        first[p + 1] += first[p]
+    at = first[:-1].copy()
+    src = np.empty(first[-1], np.int32)
     dst = np.empty(first[-1], np.int32)
     pts = np.empty(first[-1], np.int32)
     wt = np.empty(first[-1])
     for g in range(n_groups):
         for v in range(LANES):
-            at = first[g * LANES + v]
+            i = where[groups[g, v]]
             for m in range(n_trip[g, v]):
-                dst[at + m], pts[at + m], wt[at + m] = trip_dst[g, v, m], trip_pts[g, v, m], trip_w[g, v, m]
-    return src, first, dst, pts, wt
+                d = trip_dst[g, v, m]
+                k = at[d % parts]
+                at[d % parts] += 1
+                src[k], dst[k], pts[k], wt[k] = i, d, trip_pts[g, v, m], trip_w[g, v, m]
+    return first, src, dst, pts, wt
 
 
 @njit(cache=True)
 def _widen(move, lo, hi, blo, bhi):
     """Widen each next state's points-so-far range (blo, bhi) by what these moves bring to it."""
-    src, first, dst, pts, _ = move
-    for lane in range(len(src)):
-        i = src[lane]
-        for m in range(first[lane], first[lane + 1]):
-            d = dst[m]
-            blo[d] = min(blo[d], lo[i] + pts[m])
-            bhi[d] = max(bhi[d], hi[i] + pts[m])
+    _, src, dst, pts, _ = move
+    for m in range(len(src)):
+        i, d = src[m], dst[m]
+        blo[d] = min(blo[d], lo[i] + pts[m])
+        bhi[d] = max(bhi[d], hi[i] + pts[m])
 
 
 @njit(parallel=True, cache=True)
-def _push_moves(move, place, source, dest, parts):
+def _push_moves(move, place, source, dest):
     """Every source row pushed along its moves into the next rows, shifted by the points and
-    times the probability (next states split among `parts` so no row has two writers; each row
-    receives its moves in lane order). `place` maps a place in the next layer to its row."""
-    src, first, dst, pts, wt = move
+    times the probability, the parts of `_packed` in parallel. `place` maps a place in the next
+    layer to its row."""
+    first, src, dst, pts, wt = move
     lo, start, data = source
     nlo, nstart, ndata = dest
-    for part in prange(parts):
-        for lane in range(len(src)):
-            i = src[lane]
-            for m in range(first[lane], first[lane + 1]):
-                d = place[dst[m]]
-                if d % parts != part:
-                    continue
-                shift = lo[i] + pts[m] - nlo[d]
-                w = wt[m]
-                row = data[start[i]:start[i + 1]]
-                out = ndata[nstart[d] + shift:nstart[d] + shift + len(row)]
-                for x in range(len(row)):
-                    out[x] += w * row[x]
+    for part in prange(len(first) - 1):
+        for m in range(first[part], first[part + 1]):
+            i, d = src[m], place[dst[m]]
+            shift = lo[i] + pts[m] - nlo[d]
+            w = wt[m]
+            row = data[start[i]:start[i + 1]]
+            out = ndata[nstart[d] + shift:nstart[d] + shift + len(row)]
+            for x in range(len(row)):
+                out[x] += w * row[x]
 
 
 def _trim(rows: Rows) -> Rows:
