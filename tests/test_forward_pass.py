@@ -65,3 +65,10 @@ def test_a_second_pass_is_bit_identical(game):
     again = push_layers(solution, start_rows([solution.space.index(0, 0, 0)], [0], [1.0]),
                         kind_box(solution.rules))[0]
     assert np.array_equal(final_scores(again), play.distribution.probabilities)
+
+
+def test_the_pass_with_progress_names_a_kernel_that_exists(game):
+    """With progress on, the pass first asks whether its kernel was compiled before, by name."""
+    solution, play, _ = game
+    shown = forward(solution, progress=True)
+    assert np.array_equal(shown.distribution.probabilities, play.distribution.probabilities)
