@@ -136,7 +136,7 @@ def test_a_stop_mid_solve_ends_saved_rolls_at_the_next_chunk(monkeypatch):
     assert len(calls) == 2
 
 
-@pytest.mark.parametrize("name", ["_bounds", "_push_chunk"])
+@pytest.mark.parametrize("name", ["_outcome_chunk", "_push_moves"])
 def test_a_stop_ends_the_whole_game_pass_between_its_chunks(monkeypatch, name):
     from yatzy_core.objectives.distribution import forward as play_forward
     solution = solver.solve(SEVEN, progress=False)

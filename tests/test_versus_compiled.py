@@ -4,7 +4,7 @@ import pytest
 
 from yatzy_core.engine.compiled.layout import tables
 from yatzy_core.game.states import StateSpace
-from yatzy_core.objectives.targets import max_total
+from yatzy_core.objectives.targets import max_total, most_gain
 from yatzy_core.objectives.two_player import LeadLanes, _after_turn, _distinct, _levels, _turn, solve_versus
 from yatzy_core.objectives.versus_compiled import layer_turns, versus_value
 
@@ -27,6 +27,9 @@ def test_every_layer_equals_the_numpy_turns(name):
             ends = space.layer(ka + 1)
             compiled = layer_turns(space, settings, distinct[ka], ends, later_w[ends], lanes)
             np.testing.assert_allclose(compiled, W[:, j], rtol=0, atol=1e-12)
+            waiter_gain = int(most_gain(space, distinct[kb][j:j + 1])[0])   # the won leads skipped too
+            trimmed = layer_turns(space, settings, distinct[ka], ends, later_w[ends], lanes, waiter_gain)
+            np.testing.assert_allclose(trimmed, W[:, j], rtol=0, atol=1e-12)
             compared += compiled.size
         win[ka, kb] = W, T
     assert compared == sum(len(distinct[a]) * len(distinct[b]) for a, b in _levels(game.n_boxes)) * lanes.width
@@ -35,3 +38,14 @@ def test_every_layer_equals_the_numpy_turns(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_the_first_players_value_equals_the_numpy_path(name):
     assert versus_value(GAMES[name]) == pytest.approx(solve_versus(GAMES[name]).first, abs=1e-12)
+
+
+def test_decided_leads_are_not_worked():
+    """A mover with 3 points to come against a waiter with 4, leads -10..10: the kernel works
+    lanes 7..14 (leads 4..-3), 8 of 21; leads 5..10 are won, -4..-10 lost."""
+    from yatzy_core.objectives.versus_compiled import decided_lanes
+    won, last = decided_lanes(LeadLanes(10), [3], 4)
+    lanes = np.arange(1, 22)
+    worked = (lanes > won) & (lanes <= last[0])
+    assert worked.sum() == 8 and (10 + 1 - lanes[worked]).tolist() == list(range(4, -4, -1))
+    assert decided_lanes(LeadLanes(10), [30], None) == (0, np.array([21]))

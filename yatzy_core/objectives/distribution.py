@@ -124,7 +124,7 @@ def forward(solution: Solution, distribution: bool = True, progress: bool = Fals
     start = time.perf_counter()
     rows = start_rows([space.index(0, 0, 0)], [0], [1.0])
     if progress_on(progress):    # the first layer's bar would sit at 0 while the kernels compile
-        announce_compiling("forward._push_chunk", "the whole-game pass's kernels", 90)
+        announce_compiling("forward._outcome_chunk", "the whole-game pass's kernels", 90)
     with tqdm(total=rules.n_boxes, desc=f"forward {rules.name}", unit="turn", disable=not progress_on(progress),
               leave=False) as bar:
         final, totals, prob = push_layers(solution, rows, kind_box(rules), distribution,

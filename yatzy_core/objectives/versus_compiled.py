@@ -8,6 +8,12 @@ lead e to e + g and the lane to n - g. So the next layer's values, seen from the
 +reach (below -reach) reads 1 (0): a lead beyond the most points a game can score decides it.
 The numpy path (`two_player._turn`) stays the reference; tests/test_versus_compiled.py compares.
 The win/tie split is the numpy path's: here only the value W.
+
+Only the undecided leads are worked (`decided_lanes`): a mover who can still gain at most G
+(`targets.most_gain`) has lost at a lead below -G, and one whose waiter can still gain at most H
+has won at a lead above H. The kernel's lanes start past the won leads (its lanes n <= 0 are
+worth 1) and end before the lost ones (above its band: 0); those leads are written as 1 and 0.
+Late in a game most leads are decided.
 """
 from __future__ import annotations
 
@@ -18,30 +24,49 @@ from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.target_kernel import solve_states
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
-from .targets import max_total, pad_points
+from .targets import max_total, most_gain, pad_points
 from .two_player import LeadLanes, _distinct, _levels, later_values
 
-__all__ = ["layer_turns", "versus_layers", "versus_value"]
+__all__ = ["decided_lanes", "layer_turns", "versus_layers", "versus_value"]
+
+
+def decided_lanes(lanes: LeadLanes, mover_gain, waiter_gain: int | None) -> tuple[int, np.ndarray]:
+    """(won, last): kernel lanes n <= won are leads the mover has won (above the waiter's most
+    gain), lanes above last[i] leads mover i has lost (below minus its most gain); lane n is the
+    lead reach + 1 - n. Without a waiter's gain no lead counts as won.
+
+    >>> won, last = decided_lanes(LeadLanes(10), [3, 30], 4)   # leads 5..10 won; below -3 lost
+    >>> won, last.tolist()
+    (6, [14, 21])
+    """
+    won = 0 if waiter_gain is None else max(lanes.reach - int(waiter_gain), 0)
+    return won, np.minimum(lanes.reach + 1 + np.asarray(mover_gain, dtype=np.int64), lanes.width)
 
 
 def layer_turns(space: StateSpace, settings, movers: np.ndarray, ends: np.ndarray,
-                later: np.ndarray, lanes: LeadLanes) -> np.ndarray:
+                later: np.ndarray, lanes: LeadLanes, waiter_gain: int | None = None) -> np.ndarray:
     """(len(movers), width) W of each mover's turn for every lead, from `later` (len(ends),
     width): the value to the mover of ending the turn in each card of `ends` (every state of
-    the next layer) with each lead."""
+    the next layer) with each lead. `waiter_gain`: the most the waiter can still gain, when
+    known (the leads above it are won, not worked)."""
     s, t = settings
     width = lanes.width
+    won, last = decided_lanes(lanes, most_gain(space, movers), waiter_gain)
     data = np.empty((len(ends) + len(movers), width))
     data[:len(ends)] = later[:, ::-1]
-    offset = np.zeros(space.size, dtype=np.int64)
-    offset[ends] = np.arange(len(ends)) * width
-    offset[movers] = (len(ends) + np.arange(len(movers))) * width
-    band = np.full(space.size, width, dtype=np.int64)
+    offset = np.zeros(space.size, dtype=np.int64)     # lane n of a state at offset + n - 1
+    offset[ends] = np.arange(len(ends)) * width + won
+    offset[movers] = (len(ends) + np.arange(len(movers))) * width + won
+    band = np.full(space.size, width - won, dtype=np.int64)
+    band[movers] = last - won
     flat, pad, weight = data.reshape(-1), pad_points(s, t), np.ones((1, 1))
     with vectorizing():     # a chunk at a time: Ctrl-C stops the layer between chunks
         for_each_chunk(movers.astype(np.int64),
                        lambda part: solve_states(part, flat, offset, band, s, t, pad, False, weight))
-    return data[len(ends):, ::-1]
+    out = data[len(ends):]
+    out[:, :won] = 1.0
+    out[np.arange(width) >= last[:, None]] = 0.0
+    return out[:, ::-1]
 
 
 def versus_layers(rules: str | Rules):
@@ -59,7 +84,8 @@ def versus_layers(rules: str | Rules):
         for j in range(len(distinct[kb])):
             row = leads if nxt is None else nxt[j]
             later = later_values(space, distinct, ka, kb, row)
-            W[:, j] = layer_turns(space, settings, distinct[ka], space.layer(ka + 1), later, lanes)
+            W[:, j] = layer_turns(space, settings, distinct[ka], space.layer(ka + 1), later, lanes,
+                                  int(most_gain(space, distinct[kb][j:j + 1])[0]))
         win[ka, kb] = W
         win.pop((kb, ka + 1), None)
         yield (ka, kb), W

@@ -26,7 +26,7 @@ from ..engine.chunked import for_each_chunk
 from ..engine.compiled.layout import tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
-from .targets import max_total
+from .targets import max_total, most_gain
 from .two_player import LeadLanes, _distinct, _levels, later_values
 from .versus_compiled import layer_turns, versus_value
 
@@ -78,7 +78,8 @@ def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], w
     ends = space.layer(ka + 1)
     for j in range(j1 - j0):
         later = np.ascontiguousarray(later_values(space, distinct, ka, kb, rows[j]))
-        out[:, j] = layer_turns(space, settings, distinct[ka][m0:m1], ends, later, lanes)
+        waiter_gain = int(most_gain(space, distinct[kb][j0 + j:j0 + j + 1])[0])   # as versus_layers
+        out[:, j] = layer_turns(space, settings, distinct[ka][m0:m1], ends, later, lanes, waiter_gain)
     zarr.open_array(store, path=layer_name(ka, kb), mode="r+")[m0:m1, j0:j1] = out
     return out.size
 

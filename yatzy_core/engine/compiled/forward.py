@@ -65,49 +65,39 @@ class Totals:
     largest_layer: int = 0
     widest_row: int = 1
     peak_rows_mb: float = 0.0
+    peak_moves_mb: float = 0.0   # a layer's moves, held until its next rows exist
 
 
 def push_layers(solution: StateValues, rows: Rows, kind_box: int, with_points: bool = True,
                 on_layer=None) -> tuple[Rows, Totals, np.ndarray]:
     """Push `rows` (all in one layer) to the full card. Returns the final rows, the totals and
     the probability of every state (its representative's, as pushed)."""
-    space, values = solution.space, solution.values
-    s, t = tables(space.rules)
-    room = space.upper_room
+    space = solution.space
     n_boxes = space.n_boxes
     totals = Totals(np.zeros(n_boxes), np.zeros(4))
     reached = [(rows.states, rows.prob)]
     where = np.full(space.size, -1, dtype=np.int32)   # a state's row in its layer's Rows
-    parts = get_num_threads()
     first = int(space.boxes_used[space.decode(rows.states[0])[0]]) if len(rows.states) else n_boxes
     for k in range(first, n_boxes):
         live = rows.states
-        groups = lane_groups(space, live)
         where[live] = np.arange(len(live))
         layer = space.layer(k + 1)
-        where[layer] = np.arange(len(layer))          # for now: the place in the next layer
-        blo = np.full(len(layer), np.iinfo(np.int32).max, dtype=np.int32)
-        bhi = np.full(len(layer), -1, dtype=np.int32)
-        hi = rows.hi
-        with vectorizing():
-            for c in range(0, len(groups), CHUNK):
-                check_stop()      # Ctrl-C acts between chunks (a layer can take a minute)
-                _bounds(groups[c:c + CHUNK], values, s, t, room, where, (rows.lo, hi), with_points,
-                        parts, (blo, bhi))
+        where[layer] = np.arange(len(layer))          # the place in the next layer
+        moves, acc, (blo, bhi) = _layer_moves(solution, rows, where, len(layer), kind_box, with_points)
         found = bhi >= 0
         nxt_lo = blo[found].astype(np.int64)
         widths = bhi[found].astype(np.int64) - nxt_lo + 1
         nxt = Rows(layer[found], nxt_lo, np.r_[0, np.cumsum(widths)], np.zeros(int(widths.sum())))
+        place = np.cumsum(found, dtype=np.int32) - 1  # a place in the layer -> its row in nxt
         del blo, bhi, found, layer
-        where[nxt.states] = np.arange(len(nxt.states))
+        moves_mb = sum(m.nbytes for move in moves for m in move) / 2**20
         totals.peak_rows_mb = max(totals.peak_rows_mb, (rows.data.nbytes + nxt.data.nbytes) / 2**20)
-        acc = np.zeros((len(groups), n_boxes + 4))
+        totals.peak_moves_mb = max(totals.peak_moves_mb, moves_mb)
         with vectorizing():
-            for c in range(0, len(groups), CHUNK):
+            for move in moves:
                 check_stop()
-                _push_chunk(groups[c:c + CHUNK], acc[c:c + CHUNK], values, s, t, room, where,
-                            (rows.lo, rows.start, rows.data), (nxt.lo, nxt.start, nxt.data),
-                            (kind_box, with_points, 4 * parts))
+                _push_moves(move, place, (rows.lo, rows.start, rows.data), (nxt.lo, nxt.start, nxt.data))
+        del moves, place
         totals.box_sum += acc[:, :n_boxes].sum(axis=0)
         totals.sums += acc[:, n_boxes:].sum(axis=0)
         totals.states_visited += len(live)
@@ -126,6 +116,32 @@ def push_layers(solution: StateValues, rows: Rows, kind_box: int, with_points: b
     return rows, totals, prob
 
 
+def _layer_moves(solution, rows, where, n_next, kind_box, with_points):
+    """Every live state's turn of one layer, worked once: its final rolls merged by (box, points)
+    into moves (`_outcome_chunk`), CHUNK lane groups at a time; the totals of each lane group
+    (`acc`) and the points-so-far range (lo, hi) each next state (its place in the next layer)
+    receives. A move is pushed only once every range is known, when the next rows exist."""
+    space, values = solution.space, solution.values
+    s, t = tables(space.rules)
+    groups = lane_groups(space, rows.states)
+    n_boxes, room = space.n_boxes, space.upper_room
+    acc = np.zeros((len(groups), n_boxes + 4))
+    blo = np.full(n_next, np.iinfo(np.int32).max, dtype=np.int32)
+    bhi = np.full(n_next, -1, dtype=np.int32)
+    moves, n_rolls = [], t.score.shape[0]
+    trips = (np.empty((CHUNK, LANES, n_rolls), np.int32), np.empty((CHUNK, LANES, n_rolls), np.int64),
+             np.empty((CHUNK, LANES, n_rolls)))      # a chunk's moves before packing, reused
+    parts = 4 * get_num_threads()
+    with vectorizing():
+        for c in range(0, len(groups), CHUNK):
+            check_stop()      # Ctrl-C acts between chunks (a layer can take a minute)
+            move = _outcome_chunk(groups[c:c + CHUNK], acc[c:c + CHUNK], values, s, t, room,
+                                  where, (rows.start, rows.data), (kind_box, with_points, parts), trips)
+            _widen(move, rows.lo, rows.hi, blo, bhi)
+            moves.append(move)
+    return moves, acc, (blo, bhi)
+
+
 @njit(cache=True)
 def _rep(j, s, room):
     """The representative of state j (StateSpace.representatives)."""
@@ -140,52 +156,17 @@ def _rep(j, s, room):
 
 
 @njit(parallel=True, cache=True)
-def _bounds(groups, values, s, t, room, where, span, with_points, parts, next_span):
-    """Every next state the policy's last-roll choices lead to from these lane groups, and the
-    points-so-far range each brings (all rolls counted, as if each could be the last): the rows'
-    `span` (lo, hi) widens `next_span` (lo, hi) of the next layer."""
-    lo, hi = span
-    blo, bhi = next_span
-    n_groups = len(groups)
-    n_rolls = t.score.shape[0]
-    dst = np.empty((n_groups, LANES, n_rolls), np.int64)
-    gain = np.empty((n_groups, LANES, n_rolls), np.int64)
-    n_chunks = min(n_groups, 64)
-    for ch in prange(n_chunks):
-        w = scratch(s, t)
-        box, pts, ubo, ybo, nxo = (np.empty((n_rolls, LANES), np.int64), np.empty((n_rolls, LANES), np.int64),
-                                   np.empty((n_rolls, LANES), np.int64), np.empty((n_rolls, LANES), np.int64),
-                                   np.empty((n_rolls, LANES), np.int64))
-        for g in range(ch * n_groups // n_chunks, (ch + 1) * n_groups // n_chunks):
-            last_roll_outcomes(groups[g], values, s, t, w, (box, pts, ubo, ybo, nxo))
-            for v in range(LANES):
-                for r in range(n_rolls):
-                    dst[g, v, r] = _rep(nxo[r, v], s, room)
-                    gain[g, v, r] = pts[r, v] if with_points else 0
-    for part in prange(parts):
-        for g in range(n_groups):
-            for v in range(LANES):
-                i = where[groups[g, v]]
-                for r in range(n_rolls):
-                    d = where[dst[g, v, r]]
-                    if d % parts == part:
-                        blo[d] = min(blo[d], lo[i] + gain[g, v, r])
-                        bhi[d] = max(bhi[d], hi[i] + gain[g, v, r])
-
-
-@njit(parallel=True, cache=True)
-def _push_chunk(groups, acc, values, s, t, room, where, source, dest, how):
-    """Outcomes of a chunk of lane groups, merged per state by (box, points), then every source
-    row pushed into its next rows (next states split among `parts` so no row has two writers).
-    `source` and `dest` are rows as (lo, start, data); `how` is (kind_box, with_points, parts)."""
-    lo, start, data = source
-    nlo, nstart, ndata = dest
+def _outcome_chunk(groups, acc, values, s, t, room, where, source, how, trips):
+    """The turns of a chunk of lane groups (`group_outcomes`), each lane's final rolls merged by
+    (box, points) into moves (`_packed`). Adds the expected points of each box and the bonuses
+    to `acc` (one row per lane group); `source` is the rows' (start, data), `how` is (kind_box,
+    with_points, parts), `trips` working arrays of CHUNK x LANES x rolls (kept between calls:
+    fresh ones cost their page faults each chunk)."""
+    start, data = source
     kind_box, with_points, parts = how
     n_groups = len(groups)
     n_rolls, n_boxes = t.score.shape
-    trip_dst = np.empty((n_groups, LANES, n_rolls), np.int64)
-    trip_pts = np.empty((n_groups, LANES, n_rolls), np.int64)
-    trip_w = np.empty((n_groups, LANES, n_rolls))
+    trip_dst, trip_pts, trip_w = trips
     n_trip = np.zeros((n_groups, LANES), np.int64)
     n_chunks = min(n_groups, 64)
     span = int(max(t.score.max(), t.joker.max())) + s.upper_bonus + s.yahtzee_bonus + 1
@@ -232,21 +213,67 @@ def _push_chunk(groups, acc, values, s, t, room, where, source, dest, how):
                     trip_pts[g, v, m] = key % span
                     key_w[key] = 0.0
                 n_trip[g, v] = n
-    for part in prange(parts):
-        for g in range(n_groups):
-            lanes = groups[g]
-            for v in range(LANES):
-                i = where[lanes[v]]
-                for m in range(n_trip[g, v]):
-                    d = trip_dst[g, v, m]
-                    if d % parts != part:
-                        continue
-                    shift = lo[i] + trip_pts[g, v, m] - nlo[d]
-                    wt = trip_w[g, v, m]
-                    src = data[start[i]:start[i + 1]]
-                    dst = ndata[nstart[d] + shift:nstart[d] + shift + len(src)]
-                    for x in range(len(src)):
-                        dst[x] += wt * src[x]
+    return _packed(groups, where, n_trip, trips, parts)
+
+
+@njit(cache=True)
+def _packed(groups, where, n_trip, trips, parts):
+    """The moves of a chunk as (source row, next state (its place in the next layer), points,
+    probability) each, and where each of `parts` parts starts: a part holds the moves to the next
+    states of place = part (mod parts), in lane order (a lane repeating its neighbour has none),
+    so that parts push in parallel and every next row receives its moves in lane order."""
+    trip_dst, trip_pts, trip_w = trips
+    n_groups = len(groups)
+    first = np.zeros(parts + 1, np.int64)
+    for g in range(n_groups):
+        for v in range(LANES):
+            for m in range(n_trip[g, v]):
+                first[trip_dst[g, v, m] % parts + 1] += 1
+    for p in range(parts):
+        first[p + 1] += first[p]
+    at = first[:-1].copy()
+    src = np.empty(first[-1], np.int32)
+    dst = np.empty(first[-1], np.int32)
+    pts = np.empty(first[-1], np.int32)
+    wt = np.empty(first[-1])
+    for g in range(n_groups):
+        for v in range(LANES):
+            i = where[groups[g, v]]
+            for m in range(n_trip[g, v]):
+                d = trip_dst[g, v, m]
+                k = at[d % parts]
+                at[d % parts] += 1
+                src[k], dst[k], pts[k], wt[k] = i, d, trip_pts[g, v, m], trip_w[g, v, m]
+    return first, src, dst, pts, wt
+
+
+@njit(cache=True)
+def _widen(move, lo, hi, blo, bhi):
+    """Widen each next state's points-so-far range (blo, bhi) by what these moves bring to it."""
+    _, src, dst, pts, _ = move
+    for m in range(len(src)):
+        i, d = src[m], dst[m]
+        blo[d] = min(blo[d], lo[i] + pts[m])
+        bhi[d] = max(bhi[d], hi[i] + pts[m])
+
+
+@njit(parallel=True, cache=True)
+def _push_moves(move, place, source, dest):
+    """Every source row pushed along its moves into the next rows, shifted by the points and
+    times the probability, the parts of `_packed` in parallel. `place` maps a place in the next
+    layer to its row."""
+    first, src, dst, pts, wt = move
+    lo, start, data = source
+    nlo, nstart, ndata = dest
+    for part in prange(len(first) - 1):
+        for m in range(first[part], first[part + 1]):
+            i, d = src[m], place[dst[m]]
+            shift = lo[i] + pts[m] - nlo[d]
+            w = wt[m]
+            row = data[start[i]:start[i + 1]]
+            out = ndata[nstart[d] + shift:nstart[d] + shift + len(row)]
+            for x in range(len(row)):
+                out[x] += w * row[x]
 
 
 def _trim(rows: Rows) -> Rows:
