@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 import numpy as np
 
-from ..engine.cache import CacheError, cached_for, layout_digest, read_trusted, write_trusted
+from ..engine.cache import CacheError, cache_dir, cached_for, layout_digest, read_trusted, write_trusted
 from ..engine.chunked import for_each_chunk
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.target_kernel import solve_states
@@ -193,12 +193,12 @@ def _check_layer(rules: Rules, open_mover: int, open_waiter: int) -> None:
                          f"waiting player with {open_waiter} (the mover has as many or one more)")
 
 
-_KEPT: dict = {}     # (rules, open_mover, open_waiter, use_cache) -> layer: the last few used
+_KEPT: dict = {}     # (rules, open_mover, open_waiter, cache folder or None) -> layer: the last few used
 KEEP = 6
 
 
 def _layer(rules: Rules, open_mover: int, open_waiter: int, use_cache: bool, progress: bool) -> EndgameLayer:
-    key = (rules, open_mover, open_waiter, use_cache)
+    key = (rules, open_mover, open_waiter, str(cache_dir()) if use_cache else None)
     if key in _KEPT:
         return _KEPT[key]
     space = StateSpace(rules)
