@@ -94,3 +94,24 @@ def test_the_cache_keeps_a_layer_and_refuses_a_damaged_one(tmp_path, monkeypatch
         rebuilt = endgame.endgame_layer(game, 2, 1)
     np.testing.assert_array_equal(rebuilt.values, built.values)
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_stop_mid_build_keeps_the_finished_layers_and_leaves_no_half_file(tmp_path, monkeypatch):
+    from yatzy_core.engine.chunked import Stopped, clear_stop, request_stop
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    endgame._KEPT.clear()
+    build = endgame._build
+
+    def stopped_in_the_last_layer(space, m, w, nxt, progress):
+        if (m, w) == (2, 1):
+            request_stop()          # as Ctrl-C does: acted on at the next chunk
+        return build(space, m, w, nxt, progress)
+
+    monkeypatch.setattr(endgame, "_build", stopped_in_the_last_layer)
+    try:
+        with pytest.raises(Stopped):
+            endgame.build_endgame(GAMES["forced"], 2, progress=False)
+    finally:
+        clear_stop()
+    names = sorted(p.name.rsplit("-", 2)[-2] + p.name.rsplit("-", 2)[-1] for p in tmp_path.iterdir())
+    assert names == ["10.npz", "11.npz"]        # (1, 0) and (1, 1) kept; no (2, 1), no temporary file
