@@ -142,3 +142,8 @@ def test_bad_input_is_one_line_and_status_2(three_file, argv, message):
     status, out, err = call("versus", "advise", "--rules-file", str(three_file), "--dice", "23", "--used", "threes",
                             *argv)
     assert status == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_lead_without_a_card_is_refused_not_ignored(three_file):
+    status, out, err = call("advise", "--rules-file", str(three_file), "--dice", "23", "--lead", "4")
+    assert (status, out) == (2, "") and "argument --lead: goes with --versus" in err and len(err.splitlines()) == 1
