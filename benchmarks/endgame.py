@@ -71,6 +71,7 @@ def _box_names(rules: str):
 
 def main() -> None:
     argv = sys.argv[1:]
+    command = "PYTHONPATH=. python benchmarks/endgame.py " + " ".join(argv)
     keep = None
     if "--cache" in argv:
         keep = Path(argv[argv.index("--cache") + 1])
@@ -81,7 +82,7 @@ def main() -> None:
     finally:
         if keep is None:
             shutil.rmtree(cache, ignore_errors=True)
-    record = {"command": "PYTHONPATH=. python benchmarks/endgame.py " + " ".join(argv), "version": __version__,
+    record = {"command": command.strip(), "version": __version__,
               "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
               "machine": f"{platform.machine()} {platform.processor()} {os.cpu_count()} cores",
               "load": round(os.getloadavg()[0], 1),
