@@ -106,6 +106,8 @@ def run_versus_advise(args) -> int:
     with flag("--versus"):
         objective = Versus(args.opponent, args.lead)
         objective.check(position.rules)
+        from .long_work import announce_work
+        announce_work(objective, position.rules, position)      # a layer to build first: what, how long
         objective.table(position, progress=not args.json)     # refused beyond the tables; built once if missing
     ranked = advise(position, objective=objective)[:args.top]
     if args.json:

@@ -45,7 +45,8 @@ __all__ = ["DEFAULT_OPEN", "EndgameLayer", "layers_for", "endgame_layer", "layer
 
 DEFAULT_OPEN = 2     # both players with at most this many boxes open: yahtzee's 1.9e8 values
 FORMAT = 1
-RATE_SECONDS = 0.6e-6   # wall seconds a stored value on 2 cores (yahtzee's (2, 1) layer; results/endgame.json)
+RATE_SECONDS = 0.35e-6  # wall seconds a stored value on a quiet 2-core machine: 0.66 CPU-us measured (yahtzee,
+                        # 137 CPU-s for 2.07e8 values, results/endgame.json), the kernel on both cores
 
 
 def layers_for(open_boxes: int) -> list[tuple[int, int]]:
