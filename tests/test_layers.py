@@ -208,6 +208,7 @@ RESOLVE_NAMES = {
     "cli.args", "cli.command", "cli.distribution", "cli.grade", "cli.export", "cli.versus",
     "objectives.two_player", "objectives.versus_compiled",   # solve_versus, versus_value,
     "objectives.versus_dask",                         # solve_versus_dask (a name, as solve_targets)
+    "objectives.endgame", "cli.versus_endgame",       # endgame_layer, build_endgame (chapter 13)
     "ui.coach_log", "ui.play_for", "ui.plots", "ui.rules_editor", "ui.state_graph", "ui.widgets", "ui.widgets_coach",
 }
 

@@ -166,10 +166,14 @@ def chosen_objective(args) -> tuple[type, dict, str | None]:
     """(the objective class the flags choose, its parameters' values, the flag that chose it):
     the mean's class and no flag when none was given."""
     from ..objectives.registry import REGISTRY
-    for objective in REGISTRY.values():
-        if objective.parameters and getattr(args, _dest(objective.parameters[0])) is not None:
-            return (objective, {p.name: getattr(args, _dest(p)) for p in objective.parameters},
-                    objective.parameters[0].flag)
+    chosen = next((o for o in REGISTRY.values() if o.parameters and getattr(args, _dest(o.parameters[0])) is not None),
+                  None)
+    for objective in REGISTRY.values():      # a second parameter (--lead) without its objective's flag
+        stray = [p.flag for p in objective.parameters[1:] if getattr(args, _dest(p), None) is not None]
+        if stray and objective is not chosen:
+            raise ValueError(f"argument {stray[0]}: goes with {objective.parameters[0].flag}")
+    if chosen is not None:
+        return chosen, {p.name: getattr(args, _dest(p)) for p in chosen.parameters}, chosen.parameters[0].flag
     return next(o for o in REGISTRY.values() if o.mean_play), {}, None
 
 

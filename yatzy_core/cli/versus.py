@@ -13,6 +13,7 @@ import argparse
 import json
 
 from .args import path, rules_argument, whole
+from .versus_endgame import add_endgame_parsers
 
 __all__ = ["add_versus_parser"]
 
@@ -23,7 +24,7 @@ def add_versus_parser(subparsers) -> argparse.ArgumentParser:
         description="Two players alternate whole turns, each playing to win (P(win) + 1/2 P(tie)). "
                     "solve: the first player's value by backward induction (small games on one "
                     "machine); plan: what a rule set's whole table costs.")
-    sub = p.add_subparsers(dest="versus_command", metavar="{solve,plan}", required=True)
+    sub = p.add_subparsers(dest="versus_command", metavar="{solve,plan,endgame,advise}", required=True)
     solve = sub.add_parser("solve", help="the first player's exact chance to win, its parts",
                            description="P(first wins) + 1/2 P(tie) under optimal play by both, and "
                                        "its split into wins and ties under the package's tie rule.")
@@ -43,6 +44,7 @@ def add_versus_parser(subparsers) -> argparse.ArgumentParser:
     rules_argument(plan)
     plan.add_argument("--json", action="store_true", help="the plan's figures as JSON")
     plan.set_defaults(run=run_plan)
+    add_endgame_parsers(sub)
     return p
 
 

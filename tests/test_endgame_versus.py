@@ -1,0 +1,149 @@
+"""Versus(opponent card, lead): advice by P(win) + 1/2 P(tie) from the endgame tables, against the
+brute force's Fractions choice by choice; the registry, the CLI (`advise --versus`, `yatzy versus
+advise`, `yatzy versus endgame`) and their one-line errors."""
+import json
+from fractions import Fraction
+
+import pytest
+
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.bruteforce import moves, normal_scores, versus_value
+from yatzy_core.engine.position import Position
+from yatzy_core.game.rulefile import loads
+from yatzy_core.game.states import StateSpace
+from yatzy_core.objectives.registry import objective_for
+from yatzy_core.objectives.versus_objective import OpponentCard, Versus
+
+from test_dataset_export import call
+from test_two_player import GAMES
+
+THREE_TEXT = ('name = "three"\nn_dice = 2\nfaces = 3\nrolls_per_turn = 2\nupper_bonus = 0\n'
+              '[[boxes]]\nname = "twos"\nscorer = "upper"\nface = 2\n'
+              '[[boxes]]\nname = "threes"\nscorer = "upper"\nface = 3\n'
+              '[[boxes]]\nname = "chance"\nscorer = "chance"\n')
+
+
+def _card(space, state):
+    return tuple(int(x) for x in space.decode(state))
+
+
+def _brute_choices(rules, position, opponent, lead):
+    """{box: the mover's P(win) + 1/2 P(tie) of scoring it} after the last roll, in Fractions."""
+    space, value = StateSpace(rules), versus_value(rules)
+    mover, waiter = _card(space, position.state(space)), _card(space, opponent.state(space))
+    full = (1 << rules.n_boxes) - 1
+    dice = tuple(position.dice)
+    out = {}
+    for points, after in moves(rules, dice, normal_scores(rules, dice), mover):
+        box = rules.box_names[(after[0] ^ mover[0]).bit_length() - 1]
+        d = lead + points
+        if after[0] == full and waiter[0] == full:
+            out[box] = Fraction(1) if d > 0 else Fraction(1, 2) if d == 0 else Fraction(0)
+        else:
+            out[box] = 1 - value(waiter, after, -d)
+    return out
+
+
+@pytest.mark.parametrize("used, theirs, lead", [
+    (("ones",), ("chance",), 0),                       # (2, 2) open: worked from the (2, 1) layer
+    (("chance",), ("chance",), -4),
+    (("yahtzee",), ("ones", "chance"), 1),             # (2, 1)
+    (("ones", "yahtzee"), ("ones", "yahtzee"), -2),    # (1, 1)
+    (("ones", "chance"), ("ones", "yahtzee", "chance"), -3),   # (1, 0): the last turn
+])
+def test_every_last_roll_choice_equals_the_brute_force(used, theirs, lead):
+    rules = GAMES["forced"]                   # ones, yahtzee (20, bonus 10, forced joker), chance
+    for dice in ("11", "12", "22"):
+        position = Position.make(rules, used=used, dice=dice, rolls_left=0)
+        card = OpponentCard(used=frozenset(theirs))
+        objective = Versus(card, lead)
+        got = {a.box: a.value for a in advise(position, objective=objective)}
+        exact = _brute_choices(rules, position, card, lead)
+        assert set(got) == set(exact)
+        for box in exact:
+            assert got[box] == pytest.approx(float(exact[box]), abs=1e-12), (dice, box)
+
+
+def test_a_keeper_with_rerolls_left_is_the_brute_forces_average():
+    rules = GAMES["chance-2rolls"].with_(name="chance-two")   # one die, one box, one reroll
+    position = Position.make(rules, dice="3", rolls_left=1)
+    ranked = advise(position, objective=Versus(OpponentCard(used=frozenset({"chance"})), -3))   # 3 behind, last turn
+    assert [(a.label, round(a.value * 12, 9)) for a in ranked] == [("reroll all", 7.0),   # 4+ wins, a 3 ties
+                                                                  ("score chance now", 6.0)]   # a tie
+
+
+def test_the_registry_makes_it_and_the_card_parses_its_flag_text():
+    made = objective_for("versus", opponent=OpponentCard.parse("open=chance,yahtzee; upper=3"), lead=-5)
+    assert made == Versus(OpponentCard(open_boxes=frozenset({"chance", "yahtzee"}), upper_total=3), -5)
+    with pytest.raises(ValueError, match="unknown card field 'colour=red'"):
+        OpponentCard.parse("used=ones;colour=red")
+    with pytest.raises(ValueError, match="used boxes or open boxes, not both"):
+        OpponentCard.parse("used=ones;open=twos")
+    with pytest.raises(ValueError, match="lead must be a whole number"):
+        Versus(OpponentCard(), 1.5)
+
+
+def test_positions_outside_the_tables_are_refused_in_one_place(monkeypatch):
+    yahtzee = Position.make("yahtzee", dice="12345")
+    card = OpponentCard(used=frozenset({"ones"}))
+    with pytest.raises(ValueError, match="at most 2 boxes open; here you have 13 open and the opponent 12"):
+        advise(yahtzee, objective=Versus(card, 0))
+    calls = []
+    monkeypatch.setattr(Versus, "beyond_tables", lambda self, position, k: calls.append(k) or 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        advise(yahtzee, objective=Versus(card, 0))
+    assert calls == [2]
+    late = Position.make(GAMES["forced"], used=("ones", "yahtzee"), dice="11")
+    with pytest.raises(ValueError, match="with 1 boxes open you cannot be the one to move against a card with 3"):
+        advise(late, objective=Versus(OpponentCard(), 0))
+    with pytest.raises(ValueError, match="opponent's card: .*'fives'"):
+        Versus(OpponentCard(used=frozenset({"fives"})), 0).check(GAMES["forced"])
+
+
+@pytest.fixture
+def three_file(tmp_path, private_cache):
+    path = tmp_path / "three.toml"
+    path.write_text(THREE_TEXT)
+    return path
+
+
+def test_the_cli_ranks_the_choices_both_ways_alike(three_file):
+    rules = loads(THREE_TEXT)
+    common = ["--rules-file", str(three_file), "--dice", "23", "--rolls-left", "0", "--used", "chance", "--versus", "used=twos",
+              "--lead", "-2", "--json"]
+    status, out, err = call("versus", "advise", *common)
+    assert status == 0 and "error" not in err          # err: the max-mean table's bar (the tie-breaker)
+    got = {row["box"]: row["probability"] for row in json.loads(out)}   # P(win) + 1/2 P(tie)
+    position = Position.make(rules, used=("chance",), dice="23", rolls_left=0)
+    exact = _brute_choices(rules, position, OpponentCard(used=frozenset({"twos"})), -2)
+    assert got == pytest.approx({box: float(v) for box, v in exact.items()}, abs=1e-12)
+    status, again, err = call("advise", *common)
+    assert (status, err) == (0, "") and json.loads(again) == json.loads(out)
+
+
+def test_the_cli_builds_the_tables_and_says_what_it_did(three_file):
+    status, out, err = call("versus", "endgame", "--rules-file", str(three_file), "--json")
+    assert status == 0
+    got = json.loads(out)
+    assert [layer["layer"] for layer in got["layers"]] == [[1, 0], [1, 1], [2, 1]]
+    assert got["values"] == sum(layer["values"] for layer in got["layers"]) and got["peak_rss_bytes"] > 0
+    status, out, err = call("versus", "endgame", "--rules-file", str(three_file), "--json")
+    assert all(layer["kept"] for layer in json.loads(out)["layers"])
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--versus", "used=sevens", "--lead", "0"], "argument --versus: opponent's card: "),
+    (["--versus", "upper=x", "--lead", "0"], "argument --versus: upper total must be a whole number, got 'x'"),
+    (["--versus", "used=twos", "--lead", "zero"], "argument --lead: invalid int value: 'zero'"),
+    (["--versus", "used=twos;upper=3", "--lead", "0"], "argument --versus: opponent's card: upper total 3 cannot"),
+    (["--versus", "used=", "--lead", "0"], "argument --versus: versus: with 2 boxes open you cannot be the one"),
+])
+def test_bad_input_is_one_line_and_status_2(three_file, argv, message):
+    status, out, err = call("versus", "advise", "--rules-file", str(three_file), "--dice", "23", "--used", "threes",
+                            *argv)
+    assert status == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_lead_without_a_card_is_refused_not_ignored(three_file):
+    status, out, err = call("advise", "--rules-file", str(three_file), "--dice", "23", "--lead", "4")
+    assert (status, out) == (2, "") and "argument --lead: goes with --versus" in err and len(err.splitlines()) == 1
