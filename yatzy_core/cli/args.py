@@ -131,12 +131,16 @@ def objective_flags(parser, ranks: str) -> None:
     from ..objectives.registry import REGISTRY
     group = parser.add_mutually_exclusive_group()
     for objective in REGISTRY.values():
+        if not objective.parameters and objective.flag:   # chosen by a flag of its own, no value
+            group.add_argument(objective.flag, action="store_true", dest=_dest(objective),
+                               help=objective.flag_help.format(ranks=ranks))
         for i, p in enumerate(objective.parameters):
             (parser if i else group).add_argument(p.flag, type=parameter_type(p), default=None, metavar=p.metavar,
                                                   dest=_dest(p), help=p.help.format(ranks=ranks))
 
 
 def _dest(parameter) -> str:
+    """The argparse name of a parameter's flag (or of an objective's own flag)."""
     return parameter.flag.lstrip("-").replace("-", "_")
 
 
@@ -167,6 +171,8 @@ def chosen_objective(args) -> tuple[type, dict, str | None]:
     the mean's class and no flag when none was given."""
     from ..objectives.registry import REGISTRY
     for objective in REGISTRY.values():
+        if not objective.parameters and objective.flag and getattr(args, _dest(objective), False):
+            return objective, {}, objective.flag
         if objective.parameters and getattr(args, _dest(objective.parameters[0])) is not None:
             return (objective, {p.name: getattr(args, _dest(p)) for p in objective.parameters},
                     objective.parameters[0].flag)

@@ -90,16 +90,13 @@ class Risk(AdviceObjective):
     def pick(self, position):
         return engine.ExpUtility(self.theta).certainty
 
-    def play(self, rules, use_cache=True, progress=False):
-        from .policy_play import risk_play
+    def whole_table(self, rules, use_cache=True, progress=False):
         from .risk import risk_table
-        self.check(rules)
-        return risk_play(risk_table(rules, self.theta, use_cache=use_cache, progress=progress),
-                         progress=progress)
+        return risk_table(rules, self.theta, use_cache=use_cache, progress=progress)
 
-    def outlook(self, position, scored, use_cache=True):
-        from .midgame import risk_position_distribution
-        return risk_position_distribution(position, self.table(position, use_cache), scored)
+    def policy_tables(self, table):
+        from .policy_play import policy_tables
+        return policy_tables(table.space, table.utilities, table.theta)
 
     def work(self, rules, position=None, use_cache=True, forward=False):
         from .tables import risk_work
