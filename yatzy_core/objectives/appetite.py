@@ -98,6 +98,10 @@ class Risk(AdviceObjective):
         from .policy_play import policy_tables
         return policy_tables(table.space, table.utilities, table.theta)
 
+    def outlook(self, position, scored, use_cache=True):
+        from .midgame import risk_position_distribution   # the base class's outlook, by its public name
+        return risk_position_distribution(position, self.table(position, use_cache), scored)
+
     def work(self, rules, position=None, use_cache=True, forward=False):
         from .tables import risk_work
         return risk_work(rules, self.theta, position, use_cache, forward)
