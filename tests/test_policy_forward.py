@@ -7,10 +7,10 @@ import pytest
 
 from test_turn import TINY
 from yatzy_core.engine.bruteforce import brute_force_value
-from yatzy_core.engine.compiled.policy_turn import MEAN_MODE, PolicyTables
+from yatzy_core.engine.compiled.policy_turn import PolicyTables
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives.distribution import score_distribution
-from yatzy_core.objectives.policy_play import policy_play, risk_play, target_play
+from yatzy_core.objectives.policy_play import policy_play, policy_tables, risk_play, target_play
 from yatzy_core.objectives.risk import risk_table, solve_risk  # noqa: F401
 from yatzy_core.objectives.targets import max_total, solve_targets
 
@@ -37,7 +37,7 @@ def test_the_target_policy_reaches_every_goal_with_the_tables_probability(tiny):
 
 
 def test_the_mean_policy_through_the_new_path_is_todays_distribution(mean_pmf):
-    play = policy_play(StateSpace(TINY), MEAN_MODE)
+    play = policy_play(StateSpace(TINY), policy_tables(StateSpace(TINY), points=True))
     d = play.distribution.probabilities
     assert len(d) == len(mean_pmf) and np.abs(d - mean_pmf).max() < 1e-12
     assert play.box_expectations["total"] == pytest.approx(float(brute_force_value(TINY)), abs=1e-12)
@@ -70,7 +70,7 @@ def test_the_mean_policy_matches_todays_distribution_on_tiny_rule_files(name):
     scoring of every (roll, box) is `turn.score_box`'s."""
     from test_tiny_rule_files import GAMES
     rules = GAMES[name]
-    d = policy_play(StateSpace(rules), MEAN_MODE).distribution.probabilities
+    d = policy_play(StateSpace(rules), policy_tables(StateSpace(rules), points=True)).distribution.probabilities
     ref = score_distribution(rules, use_cache=False).probabilities
     assert len(d) == len(ref) and np.abs(d - ref).max() < 1e-12
 
@@ -146,9 +146,9 @@ def test_the_last_roll_of_eight_lanes_is_the_rule_written_plainly(mode):
     m[:, :4] = rng.integers(0, 3, (n_slots, 4)) * 1.0
     sign = 1.0 if mode == 1 else -1.0
     p1 *= sign
-    pt = PolicyTables(*[np.zeros(1)] * 5, np.array([mode]), np.array([0.0 if mode == 1 else -0.1]),
-                      *[np.zeros(1, np.int64)] * 3)
     K = 1.0 if mode == 1 else float(np.exp(0.1 * TIE))
+    pt = PolicyTables(*[np.zeros(1)] * 7, np.array([1.0, TIE] if mode == 1 else [K, 0.0]), np.zeros(1, np.int64),
+                      *[np.zeros(1, np.int64)] * 3)
     e1, e2, box = np.zeros((n_rolls, 8)), np.zeros((n_rolls, 8)), np.zeros((n_rolls, 8), np.int64)
     with vectorizing():         # as the passes compile it: the numba cache keeps the first build
         last_roll8(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box)

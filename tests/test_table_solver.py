@@ -43,3 +43,60 @@ def test_a_stop_asked_for_ends_a_solve():
     finally:
         clear_stop()
     assert solve_targets(TINY, 10).start_value[0] == 1.0     # and the next solve runs
+
+
+class _MeanAfterNothing:
+    """(0, points to come): a primary lane that ties everywhere, so the lexicographic choice is
+    the mean's, from per-state terminal values and a combine that sees the scored parts."""
+
+    from yatzy_core.engine.turn import LEXICOGRAPHIC as choice
+
+    def terminal(self, size):
+        return np.zeros((size, 2))
+
+    def terminal_states(self, space):
+        return self.terminal(space.size)
+
+    def combine_scored(self, scored, later):
+        out = later.copy()
+        out[:, 1] += scored.box_points + scored.upper_bonus + scored.yahtzee_bonus
+        return out
+
+
+def _lexicographic_operator(compiled=False):
+    from yatzy_core.engine.table_solver import Operator
+    return Operator(_MeanAfterNothing(), widths=lambda space, states: np.full(len(states), 2, np.int64),
+                    multiply=True, dense=True, per_state=True, compiled=compiled)
+
+
+def test_a_lexicographic_operator_ties_to_its_second_lane():
+    from yatzy_core.engine.solver import solve
+    from yatzy_core.engine.table_solver import solve_table
+    mean = solve(TINY, progress=False).values
+    reference = reference_table(SPACE, _lexicographic_operator())
+    solved = solve_table(SPACE, _lexicographic_operator()).data.reshape(SPACE.size, 2)
+    np.testing.assert_allclose(reference[REACHED, 1], mean[REACHED], rtol=0, atol=1e-12)
+    assert (reference[REACHED, 0] == 0).all()
+    np.testing.assert_array_equal(solved[REACHED], reference[REACHED])
+    assert round(float(reference[SPACE.index(0, 0), 1]), 4) == round(float(mean[SPACE.index(0, 0)]), 4)
+
+
+def test_per_state_terminal_values_reach_the_start():
+    """P(upper total reaches 4) with per-state terminal values: 1 on a full card whose upper
+    total reached it; the primary lane is then that chance, checked, with only ones and twos
+    open, by the target table of the upper boxes alone (the chance of 4 or more upper points)."""
+    from yatzy_core.engine.turn import LEXICOGRAPHIC
+    from yatzy_core.engine.table_solver import Operator, solve_table
+
+    class BonusLane(_MeanAfterNothing):
+        def terminal_states(self, space):
+            out = np.zeros((space.size, 2))
+            out[:, 0] = space.decode(np.arange(space.size))[1] >= space.rules.upper_bonus_threshold
+            return out
+    assert BonusLane.choice is LEXICOGRAPHIC
+    op = Operator(BonusLane(), widths=lambda space, states: np.full(len(states), 2, np.int64),
+                  multiply=True, dense=True, per_state=True, compiled=False)
+    p = solve_table(SPACE, op).data.reshape(SPACE.size, 2)[SPACE.index(0b1100, 0), 0]
+    upper_only = TINY.with_(name="upper-only", boxes=TINY.boxes[:2], upper_bonus=0)
+    reach = solve_targets(upper_only, 6).start_value[4]
+    assert round(float(p), 4) == round(float(reach), 4) and 0 < p < 1

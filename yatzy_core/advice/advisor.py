@@ -87,7 +87,7 @@ def advise(position: Position, solution: Solution | SavedSolution | None = None,
         if solution is None:    # a table that takes minutes says so first, and shows a bar
             solution = objective_table(objective, position, use_cache)
         turn, pick = objective.turn(position, solution, use_cache, mean)
-        return choices(position, turn, pick, objective.measure, mean)
+        return choices(position, turn, pick, objective.measure, objective.tie_break(turn, mean))
     if solution is not None and not isinstance(solution, Solution):
         raise TypeError(f"solution must be a Solution or None, got {type(solution).__name__}")
     if solution is None and not full_table_at_hand(position.rules):

@@ -131,12 +131,16 @@ def objective_flags(parser, ranks: str) -> None:
     from ..objectives.registry import REGISTRY
     group = parser.add_mutually_exclusive_group()
     for objective in REGISTRY.values():
+        if not objective.parameters and objective.flag:   # chosen by a flag of its own, no value
+            group.add_argument(objective.flag, action="store_true", dest=_dest(objective),
+                               help=objective.flag_help.format(ranks=ranks))
         for i, p in enumerate(objective.parameters):
             (parser if i else group).add_argument(p.flag, type=parameter_type(p), default=None, metavar=p.metavar,
                                                   dest=_dest(p), help=p.help.format(ranks=ranks))
 
 
 def _dest(parameter) -> str:
+    """The argparse name of a parameter's flag (or of an objective's own flag)."""
     return parameter.flag.lstrip("-").replace("-", "_")
 
 
@@ -166,14 +170,16 @@ def chosen_objective(args) -> tuple[type, dict, str | None]:
     """(the objective class the flags choose, its parameters' values, the flag that chose it):
     the mean's class and no flag when none was given."""
     from ..objectives.registry import REGISTRY
-    chosen = next((o for o in REGISTRY.values() if o.parameters and getattr(args, _dest(o.parameters[0])) is not None),
-                  None)
+    chosen = next((o for o in REGISTRY.values()
+                   if (not o.parameters and o.flag and getattr(args, _dest(o), False))
+                   or (o.parameters and getattr(args, _dest(o.parameters[0])) is not None)), None)
     for objective in REGISTRY.values():      # a second parameter (--lead) without its objective's flag
         stray = [p.flag for p in objective.parameters[1:] if getattr(args, _dest(p), None) is not None]
         if stray and objective is not chosen:
             raise ValueError(f"argument {stray[0]}: goes with {objective.parameters[0].flag}")
     if chosen is not None:
-        return chosen, {p.name: getattr(args, _dest(p)) for p in chosen.parameters}, chosen.parameters[0].flag
+        flag = chosen.parameters[0].flag if chosen.parameters else chosen.flag
+        return chosen, {p.name: getattr(args, _dest(p)) for p in chosen.parameters}, flag
     return next(o for o in REGISTRY.values() if o.mean_play), {}, None
 
 

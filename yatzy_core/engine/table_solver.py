@@ -9,7 +9,11 @@ are solved, the others take their representative's values), the kernel on chunks
 through `chunked.for_each_chunk` (Ctrl-C and `request_stop` honoured between chunks, a progress
 bar of the states solved), the layout (each state's band of lanes and where it starts).
 `reference_table` runs the same layers through the turn engine (numpy, float64): the check of
-the compiled path on small games.
+the compiled path on small games. The objective owns its operator: the full card's value per
+state (`turn.terminal_values`), a combine that sees the scored parts and its choice rule
+(`turn.Objective`); an operator the kernel cannot run (a lexicographic choice rule: the kernel
+takes its maxima lane by lane) says so (`compiled=False`) and `solve_table` runs the turn engine
+on the same layers and chunks, with the same progress and Ctrl-C.
 
 >>> from yatzy_core.game.rules import get_rules
 >>> from yatzy_core.objectives.targets import target_operator
@@ -37,7 +41,7 @@ from .compiled.first_use import announce_compiling
 from .progress import bar as bar_of, progress_on
 from .compiled.layout import tables, vectorizing
 from .compiled.target_kernel import solve_states
-from .turn import Objective, turn_values
+from .turn import Objective, terminal_values, turn_values
 
 __all__ = ["Operator", "Solved", "table_layout", "solve_table", "reference_table"]
 
@@ -54,7 +58,9 @@ class Operator:
     dense: bool = False             # every state stores its lanes (copied from its representative),
                                     # else it points at its representative's
     terminal: np.ndarray | None = None   # the full card's lanes, stored as they are (None: the kernel's
-                                         # own: a full card's band is empty)
+                                         # own: a full card's band is empty); `per_state`: `lanes`' own
+    per_state: bool = False         # the full card's values differ by state (`turn.terminal_values`; dense only)
+    compiled: bool = True           # the kernel runs it (else the turn engine does: dense only)
 
 
 @dataclass
@@ -104,16 +110,20 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
         with vectorizing():
             solve_states(states, data, offset, band, s, t, operator.pad, operator.multiply, operator.weight)
 
-    if progress_on(progress):
+    def engine(states):   # the turn engine on the lanes stored so far (dense rows)
+        rows[states] = turn_values(space, rows, states, operator.lanes)
+
+    if progress_on(progress) and operator.compiled:
         announce_compiling("target_kernel.solve_states", "the target and risk tables' kernel", 40)
+    full_card = terminal_values(operator.lanes, space) if operator.per_state else None
     with bar_of(sum(len(d) for _, d, _ in layers), desc, progress) as bar:
         for layer, distinct, reps in layers:
             full = len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes
-            if full and operator.terminal is not None:
-                rows[layer] = operator.terminal
+            if full and (operator.terminal is not None or operator.per_state):
+                rows[layer] = full_card[layer] if operator.per_state else operator.terminal
                 bar.update(len(distinct))
                 continue
-            for_each_chunk(distinct, kernel, bar)
+            for_each_chunk(distinct, kernel if operator.compiled else engine, bar)
             if operator.dense:
                 rows[layer] = rows[reps]
     return Solved(band, offset, data, time.perf_counter() - start)
@@ -122,7 +132,7 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
 def reference_table(space: StateSpace, operator: Operator, within: int = 0) -> np.ndarray:
     """Every state's lanes by the turn engine (numpy, float64) over the same layers: (size,
     lanes...) with the full card's `lanes.terminal`; the compiled path's check on small games."""
-    values = operator.lanes.terminal(space.size)
+    values = terminal_values(operator.lanes, space)
     for layer, distinct, reps in space.backward(space.n_boxes - 1, within):
         for_each_chunk(distinct, lambda part: values.__setitem__(part, turn_values(space, values, part,
                                                                                     operator.lanes)))

@@ -43,7 +43,7 @@ from ..game.states import StateSpace
 from .basics import TIE
 
 __all__ = ["TIE", "NEG", "Objective", "MeanLanes", "TargetLanes", "ExpUtility", "MEAN_LANES", "Scored",
-           "score_box", "box_values", "scored_boxes", "keeper_values", "best_subkeeper", "Turn", "evaluate",
+           "Lexicographic", "terminal_values", "combined", "choice_rule", "score_box", "box_values", "scored_boxes", "keeper_values", "best_subkeeper", "Turn", "evaluate",
            "turn_values", "preferred_box", "preferred_keeper", "ranked"]
 
 NEG = -np.inf  # the value of a choice that is not allowed
@@ -58,12 +58,43 @@ def _expand(a, like) -> np.ndarray:
 
 
 class Objective(Protocol):
-    """What a player maximises: `terminal` values of a full card, and `combine`, the value of
-    earning `points` now and then being in a state worth `later`."""
+    """What a player maximises, the whole backward operator: `terminal` values of a full card,
+    and `combine`, the value of earning `points` now and then being in a state worth `later`.
+
+    Three optional parts make the operator the objective's own (`terminal_values`, `combined`,
+    `choice_rule` read them, and fall back to the two above): `terminal_states(space)`, a full
+    card's value per state (P(upper bonus) is 1 where the upper total reached the threshold);
+    `combine_scored(scored, later)`, a combine that sees the scored parts (`Scored`: box points,
+    upper bonus, Yahtzee bonus), not only their sum; `choice`, the rule a choice is taken by
+    (`Lexicographic`: a primary lane, then a tie-break lane), else the best lane by lane."""
 
     def terminal(self, size: int) -> np.ndarray: ...
 
     def combine(self, points: np.ndarray, later: np.ndarray) -> np.ndarray: ...
+
+
+def terminal_values(objective: Objective, space: StateSpace) -> np.ndarray:
+    """(size, lanes...) the objective's values of every state as a full card (its
+    `terminal_states`, else `terminal(size)`, the same in every state).
+
+    >>> from yatzy_core.game.rules import get_rules
+    >>> terminal_values(TargetLanes(3), StateSpace(get_rules("yatzy"))).shape
+    (2097152, 3)
+    """
+    per_state = getattr(objective, "terminal_states", None)
+    return per_state(space) if per_state is not None else objective.terminal(space.size)
+
+
+def combined(objective: Objective, scored: "Scored", later: np.ndarray) -> np.ndarray:
+    """The objective's value of each scored box (`Scored`, flat) followed by a state worth
+    `later`: its `combine_scored`, else `combine` of the points in all."""
+    parts = getattr(objective, "combine_scored", None)
+    return parts(scored, later) if parts is not None else objective.combine(scored.points, later)
+
+
+def choice_rule(objective: Objective):
+    """The objective's `choice` (`Lexicographic`), or None: the best lane by lane."""
+    return getattr(objective, "choice", None)
 
 
 @dataclass(frozen=True)
@@ -144,6 +175,54 @@ class ExpUtility:
 
 
 MEAN_LANES = MeanLanes()
+
+
+class Lexicographic:
+    """The choice rule of a value made of two lanes, (primary, tie-break): the best primary; of
+    the choices within TIE of it, the best tie-break; of those within TIE of that, the first in
+    the rule's preference order (boxes: card order; keepers: most dice, then `dice.keepers`
+    order). A choice's value is the chosen choice's pair, as the compiled policy takes it
+    (`policy_lanes`): the tie-break lane is then the value of the policy the primary picks, exact.
+
+    >>> v, i = LEXICOGRAPHIC.box(np.array([[[0.5, 10.0]], [[0.5, 12.0]], [[0.4, 90.0]]]))
+    >>> v.tolist(), i.tolist()                   # equal chances: the better mean; never the 0.4
+    ([[0.5, 12.0]], [1])
+    """
+
+    @staticmethod
+    def _chosen(p: np.ndarray, m: np.ndarray, top: np.ndarray, best_m) -> np.ndarray:
+        """Whether each choice (primary p, tie-break m) is good: p within TIE of `top`, m
+        within TIE of `best_m` (None: the best m among those with a good p, over axis 0)."""
+        good = p >= top - TIE
+        if best_m is None:
+            best_m = np.where(good, m, NEG).max(axis=0)
+        return good & (m >= best_m - TIE)
+
+    def box(self, final: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(values, index) of each roll's chosen box, from (n_boxes, n_rolls, S..., 2) values."""
+        ok = self._chosen(final[..., 0], final[..., 1], final[..., 0].max(axis=0), None)
+        index = np.argmax(ok, axis=0)               # the first good one in card order
+        return np.take_along_axis(final, index[None, ..., None], axis=0)[0], index
+
+    def keeper(self, space: StateSpace, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(values, keeper) of each roll's chosen sub-keeper, from (n_keepers, S..., 2) keeper
+        values: every roll's sub-keepers in preference order (`dice.preferred_pairs`)."""
+        k, starts = space.rules.dice.preferred_pairs
+        rolls = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
+        flat = keep.reshape(len(keep), -1, 2)
+        pairs = flat[k]                                             # (pairs, N, 2)
+        p, m = pairs[..., 0], pairs[..., 1]
+        top = np.maximum.reduceat(p, starts[:-1], axis=0)[rolls]
+        best_m = np.maximum.reduceat(np.where(p >= top - TIE, m, NEG), starts[:-1], axis=0)[rolls]
+        ok = self._chosen(p, m, top, best_m)
+        at = np.where(ok, np.arange(len(k))[:, None], len(k))
+        first = np.minimum.reduceat(at, starts[:-1], axis=0)        # (n_rolls, N): the chosen pair
+        values = pairs[first, np.arange(first.shape[1])]
+        shape = (len(first),) + keep.shape[1:-1]
+        return values.reshape(shape + (2,)), k[first].reshape(shape)
+
+
+LEXICOGRAPHIC = Lexicographic()
 
 
 # ---- scoring a box -------------------------------------------------------------------------------
@@ -262,9 +341,14 @@ def box_values(space: StateSpace, values, states: np.ndarray, objective: Objecti
         scored = scored_boxes(space, states)
     elif scored[0].next_state.shape[1] != len(states):
         raise ValueError(f"scored: made for {scored[0].next_state.shape[1]} states, not these {len(states)}")
-    points, next_state, allowed = (np.concatenate([getattr(s, field).reshape(-1) for s in scored])
-                                   for field in ("points", "next_state", "allowed"))
-    v = objective.combine(points, values[next_state])
+    if getattr(objective, "combine_scored", None) is None:      # the points in all are enough
+        points, next_state, allowed = (np.concatenate([getattr(s, field).reshape(-1) for s in scored])
+                                       for field in ("points", "next_state", "allowed"))
+        v = objective.combine(points, values[next_state])
+    else:                                                         # the scored parts, each apart
+        flat = Scored(*(np.concatenate([part.reshape(-1) for part in parts]) for parts in zip(*scored)))
+        next_state, allowed = flat.next_state, flat.allowed
+        v = combined(objective, flat, values[next_state])
     v = np.where(_expand(allowed, v), v, NEG)
     out = np.empty((rules.n_boxes, rules.dice.n_rolls, len(states)) + v.shape[1:])
     at = 0
@@ -339,10 +423,13 @@ class Turn:
     keep: list[np.ndarray] | None   # [(n_rolls, S, ...)] preferred keeper at stage 1, 2, ...
 
 
-def evaluate(space: StateSpace, final: np.ndarray, choose: bool = True, scale=None) -> Turn:
+def evaluate(space: StateSpace, final: np.ndarray, choose: bool = True, scale=None, choice=None) -> Turn:
     """The turn whose last roll is worth `final` (box values, or any (n_boxes, n_rolls, ...)
     array of end-of-turn values): every stage's values and, if `choose`, the preferred choices.
-    `scale`: an increasing map to the values the tie rule compares (`ExpUtility.certainty`)."""
+    `scale`: an increasing map to the values the tie rule compares (`ExpUtility.certainty`).
+    `choice`: the objective's choice rule (`choice_rule`: `Lexicographic`), else lane by lane."""
+    if choice is not None:
+        return _evaluate_by(space, final, choose, choice)
     m = (lambda a: a) if scale is None else scale
     roll_values = final.max(axis=0)
     rolls, keepers, keep = [roll_values], [], []
@@ -356,11 +443,26 @@ def evaluate(space: StateSpace, final: np.ndarray, choose: bool = True, scale=No
                 keep if choose else None)
 
 
+def _evaluate_by(space: StateSpace, final: np.ndarray, choose: bool, choice) -> Turn:
+    """`evaluate` under a choice rule that picks whole choices (`Lexicographic`): each roll is
+    worth its chosen box's or keeper's values, and the choices come with them."""
+    roll_values, box = choice.box(final)
+    rolls, keepers, keep = [roll_values], [], []
+    for _ in range(space.rules.rolls_per_turn - 1):
+        keepers.append(keeper_values(space, rolls[-1]))
+        values, kept = choice.keeper(space, keepers[-1])
+        rolls.append(values)
+        keep.append(kept)
+    start = keeper_values(space, rolls[-1])[0]
+    return Turn(final, rolls, keepers, start, box if choose else None, keep if choose else None)
+
+
 def turn_values(space: StateSpace, values: np.ndarray, states: np.ndarray,
                 objective: Objective = MEAN_LANES) -> np.ndarray:
     """Value at the start of the turn of each state in `states`, given `values` of later states."""
     instance_of("space", space, StateSpace, "a StateSpace (StateSpace(rules))")
-    return evaluate(space, box_values(space, values, states, objective), choose=False).start
+    return evaluate(space, box_values(space, values, states, objective), choose=False,
+                    choice=choice_rule(objective)).start
 
 
 # ---- the tie rule --------------------------------------------------------------------------------

@@ -90,15 +90,16 @@ class Risk(AdviceObjective):
     def pick(self, position):
         return engine.ExpUtility(self.theta).certainty
 
-    def play(self, rules, use_cache=True, progress=False):
-        from .policy_play import risk_play
+    def whole_table(self, rules, use_cache=True, progress=False):
         from .risk import risk_table
-        self.check(rules)
-        return risk_play(risk_table(rules, self.theta, use_cache=use_cache, progress=progress),
-                         progress=progress)
+        return risk_table(rules, self.theta, use_cache=use_cache, progress=progress)
+
+    def policy_tables(self, table):
+        from .policy_play import policy_tables
+        return policy_tables(table.space, table.utilities, table.theta)
 
     def outlook(self, position, scored, use_cache=True):
-        from .midgame import risk_position_distribution
+        from .midgame import risk_position_distribution   # the base class's outlook, by its public name
         return risk_position_distribution(position, self.table(position, use_cache), scored)
 
     def work(self, rules, position=None, use_cache=True, forward=False):

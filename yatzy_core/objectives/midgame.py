@@ -20,7 +20,6 @@ from fractions import Fraction  # noqa: F401 (the doctest)
 import numpy as np
 
 from ..engine.compiled.forward import Rows, push_layers
-from ..engine.compiled.policy_turn import TARGET_MODE
 from ..engine.position import Position, most_points, upper_totals
 from ..engine.solutions import solution_for
 from ..engine.solver import Solution
@@ -29,13 +28,13 @@ from ..engine.turn_choices import finish_turn, first_choice
 from ..game.checks import instance_of, whole_number
 from ..game.states import StateSpace
 from .distribution import ScoreDistribution, final_scores, kind_box
-from .policy_play import policy_play, risk_play
+from .policy_play import policy_play, policy_tables, risk_play
 from .risk import RiskTable
 from .targets import Targets, most_gain
 from .targets import solve_targets  # noqa: F401 (the doctest)
 
-__all__ = ["position_distribution", "target_position_distribution", "risk_position_distribution", "mean_turn",
-           "rows_of"]
+__all__ = ["position_distribution", "target_position_distribution", "risk_position_distribution",
+           "objective_position_distribution", "mean_turn", "rows_of"]
 
 
 def position_distribution(where, solution: Solution, points: int = 0) -> ScoreDistribution:
@@ -90,7 +89,7 @@ def target_position_distribution(where, targets: Targets, goal: int, points: int
         return (evaluate(space, box_values(space, targets, np.array([state]), lanes), choose=False),
                 lambda a: a[..., need])
     start = _policy_start(space, state, position, policy_turn)   # points counted from here
-    return _shifted(policy_play(space, TARGET_MODE, goal - points, targets=targets, start=start), points)
+    return _shifted(policy_play(space, policy_tables(space, targets=targets), goal - points, start), points)
 
 
 def risk_position_distribution(where, table: RiskTable, points: int = 0) -> ScoreDistribution:
@@ -107,6 +106,21 @@ def risk_position_distribution(where, table: RiskTable, points: int = 0) -> Scor
                 utility.certainty)
     start = _policy_start(space, state, position, policy_turn)
     return _shifted(risk_play(table, start=start), points)
+
+
+def objective_position_distribution(where, objective, table, points: int = 0) -> ScoreDistribution:
+    """P(final score = x) when every choice from `where` (as in `target_position_distribution`)
+    is played for `objective` (an `AdviceObjective` whose whole-game policy is its
+    `policy_tables` of `table`): the rest of a started turn as `advise` ranks first (its `turn`,
+    ties by its `tie_break`), later turns by the compiled policy (`policy_play`)."""
+    space = table.space
+    state, position = _where(where, space.rules, space, points, "table")
+
+    def policy_turn(mean):
+        turn, pick = objective.turn(position, table, mean=mean)
+        return turn, pick, objective.tie_break(turn, mean)
+    start = _policy_start(space, state, position, policy_turn)
+    return _shifted(policy_play(space, objective.policy_tables(table), start=start), points)
 
 
 def _where(where, rules, space, points, table="solution") -> tuple[int, Position | None]:
@@ -159,14 +173,16 @@ def _policy_start(space, state, position, policy_turn):
     """(states, points from here, probabilities) where the policy's forward pass starts: the
     state itself at a turn start, else the next turn's states after the rest of this turn
     played by `first_choice` of the policy's turn (`policy_turn(mean)`: its values and their
-    pick, given the max-mean turn that breaks its ties)."""
+    pick, and maybe the turn that breaks its ties, given the max-mean turn that breaks them
+    otherwise)."""
     if position is None:
         return [state], [0], [1.0]
     mean, rules = mean_turn(space, state), space.rules
-    turn, pick = policy_turn(mean)
+    turn, pick, *tie = policy_turn(mean)       # (a third: the turn that breaks its ties, else the mean)
+    second = tie[0] if tie else mean
 
     def choose(j, live):
-        picked = [first_choice(rules, turn, mean, pick, int(r), j) for r in live]
+        picked = [first_choice(rules, turn, second, pick, int(r), j) for r in live]
         return (np.array([i if kind == "box" else -1 for kind, i in picked], np.int64),
                 np.array([i if kind == "keep" else 0 for kind, i in picked], np.int64))
     return _rest_of_turn(space, state, position, 0, choose)

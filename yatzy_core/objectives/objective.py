@@ -49,6 +49,8 @@ class AdviceObjective:
     key: ClassVar[str]                       # its name in the registry (objective_for, the widgets' menus)
     title: ClassVar[str]                     # its entry in the "Play for" menus
     parameters: ClassVar[tuple[Parameter, ...]] = ()   # what it is made of (registry.Parameter)
+    flag: ClassVar[str | None] = None        # the CLI flag that chooses one without parameters (no value)
+    flag_help: ClassVar[str] = ""            # its help ("{ranks}": the command's verb)
     on_card: ClassVar[bool] = False          # takes the `points` on the card (bonuses included)
     measure: ClassVar[str] = "expected"      # what its values are (an `Advice` field): one of MEASURES
     label: ClassVar[str] = ""                # heads a column of its values (the explorer)
@@ -123,8 +125,14 @@ class AdviceObjective:
         `mean` the position's max-mean turn when the caller has it (the tie-breaker)."""
         table = self.table(position, use_cache) if table is None else table
         space = table.space
-        final = engine.box_values(space, self.values(table), np.array([position.state(space)]), self.lanes(table))
-        return engine.evaluate(space, final, choose=False), self.pick(position)
+        lanes = self.lanes(table)
+        final = engine.box_values(space, self.values(table), np.array([position.state(space)]), lanes)
+        return engine.evaluate(space, final, choose=False, choice=engine.choice_rule(lanes)), self.pick(position)
+
+    def tie_break(self, turn: engine.Turn, mean: engine.Turn) -> engine.Turn:
+        """The turn whose values order the choices equally good for this objective (within TIE):
+        the position's max-mean turn `mean`, unless its own turn carries a tie-break lane."""
+        return mean
 
     def values(self, table):
         """What the turn engine reads from `table` as the next states' values."""
@@ -138,13 +146,28 @@ class AdviceObjective:
         """This objective's number from the engine's values (a lane, or a scale)."""
         raise NotImplementedError
 
-    def play(self, rules: Rules, use_cache: bool = True, progress: bool = False):
-        """The exact results (`OptimalPlay`) of a whole game played for this objective."""
+    def whole_table(self, rules: Rules, use_cache: bool = True, progress: bool = False):
+        """The table of a whole game of `rules` (what `play` plays from)."""
         raise NotImplementedError
 
-    def outlook(self, position: Position, scored: int, use_cache: bool = True):
-        """The final-score distribution from `position` with `scored` points on the card."""
+    def policy_tables(self, table):
+        """What the compiled whole-game policy reads for `table` (`policy_play.policy_tables`:
+        primary values, weights, tie scale, tie-break values): data, never a mode."""
         raise NotImplementedError
+
+    def play(self, rules: Rules, use_cache: bool = True, progress: bool = False):
+        """The exact results (`OptimalPlay`) of a whole game played for this objective: the
+        compiled policy over `policy_tables` of `whole_table`."""
+        from .policy_play import policy_play
+        self.check(rules, whole_game=True)
+        table = self.whole_table(rules, use_cache, progress)
+        return policy_play(table.space, self.policy_tables(table), progress=progress)
+
+    def outlook(self, position: Position, scored: int, use_cache: bool = True):
+        """The final-score distribution from `position` with `scored` points on the card: the rest
+        of its turn by `turn` (ties by `tie_break`), later turns by the compiled policy."""
+        from .midgame import objective_position_distribution
+        return objective_position_distribution(position, self, self.table(position, use_cache), scored)
 
     def work(self, rules: Rules, position: Position | None = None, use_cache: bool = True,
              forward: bool = False) -> tuple[str, float]:

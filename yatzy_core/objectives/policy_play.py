@@ -28,7 +28,8 @@ from ..engine.compiled.forward import start_rows
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.policy_forward import push_policy
 from ..engine.compiled.policy_ties import tie_layer
-from ..engine.compiled.policy_turn import RISK_MODE, TARGET_MODE, PolicyTables, n_slots_most, score_classes
+from ..engine.basics import TIE
+from ..engine.compiled.policy_turn import PolicyTables, exp_weights, n_slots_most, score_classes, span
 from ..engine.solutions import solution_for
 
 from ..game.states import StateSpace
@@ -40,16 +41,14 @@ __all__ = ["policy_play", "target_play", "risk_play", "target_distribution", "ri
            "policy_tables", "tie_table", "second_player"]
 
 
-def policy_play(space: StateSpace, mode: int, goal: int = 0, targets: Targets | None = None,
-                utilities: np.ndarray | None = None, theta: float = 0.0, start=None,
+def policy_play(space: StateSpace, pt: PolicyTables, goal: int = 0, start=None,
                 progress: bool = False) -> OptimalPlay:
-    """The exact results of playing the mean (MEAN_MODE), a goal of `goal` points in all with
-    `targets` (TARGET_MODE) or exponential utility (RISK_MODE: `utilities` of `theta`), from
-    `start` = (states, points so far, probabilities) (default: the empty card), by the
-    compiled forward pass (`policy_forward.push_policy`). Ties between choices equally good for
-    the policy are broken by the mean (`policy_turn`). progress: a tqdm bar of the turns."""
+    """The exact results of playing the policy of `pt` (`policy_tables`: the objective's data;
+    `goal`: the points in all a target table's need lanes play for), from `start` = (states,
+    points so far, probabilities) (default: the empty card), by the compiled forward pass
+    (`policy_forward.push_policy`). Ties between choices equally good for the policy are broken
+    by its tie-break values (`policy_turn`). progress: a tqdm bar of the turns."""
     rules = space.rules
-    pt = policy_tables(space, mode, targets, utilities, theta)
     rows = start_rows(*(start or ([space.index(0, 0, 0)], [0], [1.0])))
     clock = time.perf_counter()
     final, acc = push_policy(space, rows, pt, int(goal), kind_box(rules), progress)
@@ -64,17 +63,28 @@ def policy_play(space: StateSpace, mode: int, goal: int = 0, targets: Targets | 
                        {"seconds": time.perf_counter() - clock})
 
 
-def policy_tables(space: StateSpace, mode: int, targets: Targets | None = None,
-                  utilities: np.ndarray | None = None, theta: float = 0.0) -> PolicyTables:
-    """What the compiled policy reads: the max-mean values (the tie-breaker) and the policy's table."""
-    values = solution_for(space.rules, None, progress=False).values
+def policy_tables(space: StateSpace, primary: np.ndarray | None = None, theta: float = 0.0,
+                  points: bool = False, targets: Targets | None = None,
+                  tie_break: np.ndarray | None = None) -> PolicyTables:
+    """What the compiled policy reads, as data (no mode): a state lane maximises
+    exp(theta p) * primary[next] (+ p with `points`: the mean) over its choices, its ties within
+    TIE on the certainty-equivalent scale of theta (theta = 0: the plain one); with `targets`
+    the lanes are the target table's needs instead. Ties are broken by p + tie_break[next]
+    (default: the max-mean values)."""
+    mean = solution_for(space.rules, None, progress=False).values
+    s, t = tables(space.rules)
+    n = span(s, t)
+    weight, ratio = exp_weights(float(theta), n)
     dummy, none = np.zeros(1), np.zeros(1, np.int64)
-    return PolicyTables(values, targets.data if targets is not None else dummy,
+    return PolicyTables(mean if tie_break is None else np.ascontiguousarray(tie_break, np.float64),
+                        targets.data if targets is not None else dummy,
                         targets.offset if targets is not None else none,
                         targets.band if targets is not None else none,
-                        utilities if utilities is not None else dummy,
-                        np.array([mode], np.int64), np.array([theta], np.float64),
-                        *score_classes(tables(space.rules)[1].score))
+                        mean if primary is None else np.ascontiguousarray(primary, np.float64),
+                        weight, np.arange(n, dtype=np.float64) if points else np.zeros(n),
+                        np.array([ratio, 0.0] if theta else [1.0, TIE]),
+                        np.array([int(targets is not None)], np.int64),
+                        *score_classes(t.score))
 
 
 def target_play(targets: Targets, goal: int, start=None, progress: bool = False) -> OptimalPlay:
@@ -82,14 +92,14 @@ def target_play(targets: Targets, goal: int, start=None, progress: bool = False)
     goal = whole_number("goal", goal)
     if goal > targets.n_max:
         raise ValueError(f"goal must be at most the table's n_max {targets.n_max}, got {goal}")
-    return policy_play(targets.space, TARGET_MODE, goal, targets=targets, start=start, progress=progress)
+    return policy_play(targets.space, policy_tables(targets.space, targets=targets), goal, start, progress)
 
 
 def risk_play(table: RiskTable, start=None, progress: bool = False) -> OptimalPlay:
     """The exact results of maximising E[sign(theta) exp(theta * points)] (`table`: its
     `RiskTable`, whose utilities are already the kernel's contiguous float64)."""
     instance_of("table", table, RiskTable, "a RiskTable (risk_table)")
-    return policy_play(table.space, RISK_MODE, utilities=table.utilities, theta=table.theta, start=start,
+    return policy_play(table.space, policy_tables(table.space, table.utilities, table.theta), start=start,
                        progress=progress)
 
 
@@ -122,7 +132,7 @@ def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
     """
     space, n_max = targets.space, targets.n_max
     s, t = tables(space.rules)
-    pt = policy_tables(space, TARGET_MODE, targets=targets)
+    pt = policy_tables(space, targets=targets)
     W = np.zeros((space.size, n_max + 1), dtype=dtype)
     for used in range(space.n_boxes, -1, -1):
         if progress is not None:

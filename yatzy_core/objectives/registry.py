@@ -13,9 +13,9 @@ structured value (a whole opponent card and a lead, say) that parses its own fla
 (['--beat'], True)
 >>> objective_for("reach", total=250, points=10)
 AtLeast(total=250, points=10)
->>> objective_for("walk")
+>>> objective_for("walk")            # doctest: +ELLIPSIS
 Traceback (most recent call last):
-ValueError: objective must be one of mean, reach, beat, risk, versus, got 'walk'
+ValueError: objective must be one of mean, reach, beat, risk, ... got 'walk'
 """
 from __future__ import annotations
 
@@ -64,8 +64,10 @@ def registered(cls: type) -> type:
     """Class decorator: offer `cls` under its `key` (a key or a flag taken twice is refused)."""
     if cls.key in REGISTRY:
         raise ValueError(f"objective key {cls.key!r} is taken by {REGISTRY[cls.key].__name__}")
-    flags = {p.flag for other in REGISTRY.values() for p in other.parameters}
-    taken = [p.flag for p in cls.parameters if p.flag in flags]
+    flags = {p.flag for other in REGISTRY.values() for p in other.parameters} | {
+        other.flag for other in REGISTRY.values() if getattr(other, "flag", None)}
+    taken = [p.flag for p in cls.parameters if p.flag in flags] + [
+        f for f in [getattr(cls, "flag", None)] if f and f in flags]
     if taken:
         raise ValueError(f"{cls.__name__}: flag {taken[0]} is taken by another objective")
     REGISTRY[cls.key] = cls

@@ -20,7 +20,7 @@ from tqdm.auto import tqdm
 
 from .forward import Rows, _rep, _trim
 from .layout import LANES, tables, vectorizing
-from .policy_turn import TARGET_MODE, PolicyTables, has_jokers, lane_outcomes, n_slots_most, state_outcomes
+from .policy_turn import PolicyTables, has_jokers, lane_outcomes, n_slots_most, state_outcomes
 from ...game.states import StateSpace
 from ..chunked import check_stop
 from ..progress import progress_on
@@ -142,7 +142,7 @@ def _push_layer(rows: Rows, where, nxt: Rows, goal, rules, acc, kind_box, pool):
     states split among acc's parts, so no row has two writers)."""
     s, t, pt, room = rules
     live = rows.states
-    target = bool(pt.mode[0] == TARGET_MODE)
+    target = bool(pt.by_need[0])
     n_rolls, n_boxes = t.score.shape
     widths = np.diff(rows.start)
     top = pt.band[live] + 1 if target else None

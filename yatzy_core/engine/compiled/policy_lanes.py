@@ -24,21 +24,19 @@ from .kernel import _average, _best_child
 from .layout import LANES
 from ..basics import TIE
 
-__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "tie_floor", "last_roll", "last_roll8", "reroll_stage", "follow_stage"]
+__all__ = ["tie_floor", "last_roll", "last_roll8", "reroll_stage", "follow_stage"]
 
 LOW = -1e300   # below every value
-MEAN_MODE, TARGET_MODE, RISK_MODE = 0, 1, 2   # PolicyTables.mode: what the lanes hold (policy_turn)
 assert LANES == 8, "the lane helpers below spell out 8 lanes"
 
 
 @njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
 def tie_floor(pt, x, K):
-    """The least primary value within TIE of x on the tie scale. For risk that scale is the
-    certainty equivalent log(sign(theta) x) / theta, increasing in x: CE(y) >= CE(x) - TIE is
-    y >= x * K with K = exp(-theta TIE), no log taken."""
-    if pt.mode[0] == RISK_MODE:
-        return x * K
-    return x - TIE
+    """The least primary value within TIE of x on the policy's tie scale: x * K - pt.tie[1]
+    (K = pt.tie[0]). For risk that scale is the certainty equivalent log(sign(theta) x) / theta,
+    increasing in x: CE(y) >= CE(x) - TIE is y >= x * K with K = exp(-theta TIE), no log taken
+    (tie [K, 0]); otherwise y >= x - TIE (tie [1, TIE]: x * 1.0 is x, exactly)."""
+    return x * K - pt.tie[1]
 
 
 @njit(cache=True)
@@ -90,7 +88,7 @@ def last_roll8(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box):
     out as scalars so that they pack into vectors (`last_roll`'s loop over lanes stays scalar:
     ~2x slower), the box carried as a float for the same reason, the indices unsigned (signed
     ones cost each read a test for a negative index: 1.3x)."""
-    risk = pt.mode[0] == RISK_MODE
+    D = pt.tie[1]
     n_open = len(boxes)
     for r in range(np.uint64(alw.shape[0])):
         a0, a1, a2, a3 = -np.inf, -np.inf, -np.inf, -np.inf
@@ -101,12 +99,8 @@ def last_roll8(alw, slot_of, boxes, p1, m, pt, K, e1, e2, box):
                 q = np.uint64(slot_of[r, b])
                 a0, a1, a2, a3 = max(a0, p1[q, 0]), max(a1, p1[q, 1]), max(a2, p1[q, 2]), max(a3, p1[q, 3])
                 a4, a5, a6, a7 = max(a4, p1[q, 4]), max(a5, p1[q, 5]), max(a6, p1[q, 6]), max(a7, p1[q, 7])
-        if risk:
-            a0, a1, a2, a3 = a0 * K, a1 * K, a2 * K, a3 * K
-            a4, a5, a6, a7 = a4 * K, a5 * K, a6 * K, a7 * K
-        else:
-            a0, a1, a2, a3 = a0 - TIE, a1 - TIE, a2 - TIE, a3 - TIE
-            a4, a5, a6, a7 = a4 - TIE, a5 - TIE, a6 - TIE, a7 - TIE
+        a0, a1, a2, a3 = a0 * K - D, a1 * K - D, a2 * K - D, a3 * K - D   # tie_floor, lane by lane
+        a4, a5, a6, a7 = a4 * K - D, a5 * K - D, a6 * K - D, a7 * K - D
         b0, b1, b2, b3 = LOW, LOW, LOW, LOW
         b4, b5, b6, b7 = LOW, LOW, LOW, LOW
         for i in range(np.uint64(n_open)):

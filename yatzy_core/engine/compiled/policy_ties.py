@@ -17,9 +17,8 @@ from numba import njit, prange
 
 from .layout import LANES
 from .policy_lanes import follow_stage, last_roll8, reroll_stage
-from .policy_turn import (_allowed, _open_boxes, _slot_table, _span, _state_slots, _value_slots, _work,
+from .policy_turn import (_allowed, _open_boxes, _slot_table, _state_slots, _value_slots, _work,
                           target_values)
-from ..basics import TIE
 
 __all__ = ["tie_layer"]
 
@@ -55,15 +54,14 @@ def _tie_block(states, W, s, t, pt, n_slots):
     w = _work(t, s, n_slots)
     k3, e3, w8 = np.empty((t.add_die.shape[0], LANES)), np.empty((n_rolls, LANES)), np.empty((n_slots, LANES))
     needs = np.empty(LANES, np.int64)
-    K = np.exp(-pt.theta[0] * TIE)
-    weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))
+    K = pt.tie[0]
     n_cls = len(pt.cls_box)
     for state in states:
         L = min(pt.band[state] + 1, n_max) + 1
         n = _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split)
         al, slots = _slot_table(state, s, pt, alw, slot_of, every)
         boxes, allowed = _open_boxes(state, s, n_boxes), _allowed(state, s)
-        _value_slots(n, 0, spts, snxt, pt, weight, w.p1, w.m1, allowed)   # the means: every lane's
+        _value_slots(n, spts, snxt, pt, w.p1, w.m1, allowed)   # the means: every lane's
         for v in range(LANES):
             w.m8[:n, v] = w.m1[:n]
         for l0 in range(0, L, LANES):

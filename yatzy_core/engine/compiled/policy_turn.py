@@ -29,23 +29,29 @@ from numba import njit
 
 from .layout import LANES, _upper_step
 from .outcomes import _forward
-from .policy_lanes import LOW, MEAN_MODE, RISK_MODE, TARGET_MODE, last_roll, last_roll8, reroll_stage
+from .policy_lanes import LOW, last_roll, last_roll8, reroll_stage
 from ..basics import TIE
 
-__all__ = ["MEAN_MODE", "TARGET_MODE", "RISK_MODE", "PolicyTables", "score_classes", "n_slots_most",
-           "has_jokers", "lane_outcomes", "state_outcomes"]
+__all__ = ["PolicyTables", "score_classes", "n_slots_most", "span", "exp_weights", "has_jokers", "lane_outcomes",
+           "state_outcomes"]
 
 
 class PolicyTables(NamedTuple):
-    """What a policy reads about later states (arrays only, as `layout.Tables`)."""
+    """What a policy reads about later states (arrays only, as `layout.Tables`): data an
+    objective builds (`objectives.policy_play.policy_tables`), never a mode the kernels switch
+    on. A state lane's primary value of earning p points and going on from state x is
+    weight[p] * primary[x] + shift[p]; its ties are those at least x * tie[0] - tie[1] for the
+    best x; its tie-break value is p + values[x]. A need lane (by_need) reads a target table."""
 
-    values: np.ndarray     # (size,) max-mean values: the tie-breaker, and the mean policy's value
+    values: np.ndarray     # (size,) the tie-break values of later states (max-mean, or the objective's own)
     data: np.ndarray       # target table bands (Targets.data), or a dummy
     offset: np.ndarray     # (size,) Targets.offset, or a dummy
     band: np.ndarray       # (size,) Targets.band, or a dummy
-    utility: np.ndarray    # (size,) risk utilities E[sign(theta) exp(theta * points to come)], or a dummy
-    mode: np.ndarray       # [MEAN_MODE | TARGET_MODE | RISK_MODE]
-    theta: np.ndarray      # [theta] (risk), else [0.0]
+    primary: np.ndarray    # (size,) the policy's values of later states (a state lane's)
+    weight: np.ndarray     # (span,) what primary is multiplied by per points scored (exp(theta p), or 1)
+    shift: np.ndarray      # (span,) what is added per points scored (the mean: p, else 0)
+    tie: np.ndarray        # [K, D]: choices at least best * K - D are ties (risk: exp(-theta TIE), 0; else 1, TIE)
+    by_need: np.ndarray    # [1]: lanes are a target table's needs (`lane_outcomes`), [0]: a state each
     cls: np.ndarray        # (rolls, boxes) the score class of each (roll, box) (`score_classes`)
     cls_box: np.ndarray    # (classes,) its box
     cls_score: np.ndarray  # (classes,) its score
@@ -187,20 +193,9 @@ def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
 
 
 @njit(cache=True, inline="always")   # a call would copy the tables' tuples each time
-def _primary(pt, nxt, pts, need, weight):
-    """The policy's value of earning `pts` now and going on from `nxt` (need: the lane's n;
-    weight[p] = exp(theta p), taken once per state group for a risk policy, not once per slot)."""
-    mode = pt.mode[0]
-    if mode == TARGET_MODE:
-        m = need - pts
-        if m <= 0:
-            return 1.0
-        if m > pt.band[nxt]:
-            return 0.0
-        return float(pt.data[pt.offset[nxt] + m - 1])
-    if mode == RISK_MODE:
-        return weight[pts] * pt.utility[nxt]
-    return pts + pt.values[nxt]
+def _primary(pt, nxt, pts):
+    """The policy's value of earning `pts` now and going on from `nxt` (a state lane's)."""
+    return pt.weight[pts] * pt.primary[nxt] + pt.shift[pts]
 
 
 @njit(cache=True)
@@ -221,15 +216,15 @@ def target_values(p8, n_slots, allowed, needs, spts, snxt, pt):
 
 
 @njit(cache=True)
-def _value_slots(n, need, slot_pts, slot_nxt, pt, weight, p1, m1, allowed):
-    """Each slot's primary value for the lane of `need`, and its mean (both LOW for a class of a
+def _value_slots(n, slot_pts, slot_nxt, pt, p1, m1, allowed):
+    """Each slot's primary value for a state lane (`_primary`), and its tie-break value (both LOW for a class of a
     box the state may not score in: `allowed` is those it may, as bits, `_allowed`)."""
     n_cls = len(pt.cls_box)
     for q in range(n):
         if q < n_cls and (allowed >> pt.cls_box[q]) & 1 == 0:
             p1[q] = m1[q] = LOW
             continue
-        p1[q] = _primary(pt, slot_nxt[q], slot_pts[q], need, weight)
+        p1[q] = _primary(pt, slot_nxt[q], slot_pts[q])
         m1[q] = slot_pts[q] + pt.values[slot_nxt[q]]
 
 
@@ -285,9 +280,16 @@ def _work(t, s, n_slots):
 
 
 @njit(cache=True)
-def _span(s, t):
-    """More than the most points one box can bring (its score and both bonuses)."""
-    return int(max(t.score.max(), t.joker.max())) + s.upper_bonus + s.yahtzee_bonus + 1
+def exp_weights(theta, n):
+    """(exp(theta p) for p = 0 .. n - 1, exp(-theta TIE)): a risk policy's weights and tie ratio
+    (compiled, so that they are the numbers the kernels computed themselves before)."""
+    return np.exp(theta * np.arange(n)), np.exp(-theta * TIE)
+
+
+def span(s, t) -> int:
+    """More than the most points one box can bring (its score and both bonuses): the length
+    of `PolicyTables.weight` and `shift`."""
+    return int(max(t.score.max(), t.joker.max())) + int(s.upper_bonus) + int(s.yahtzee_bonus) + 1
 
 
 @njit(cache=True)
@@ -312,10 +314,9 @@ def lane_outcomes(state, first, lanes, s, t, pt, out, c):
     out[8][c] = n_slots
     alw, slot_of = _slot_table(state, s, pt, alw, slot_of, np.ones(slot_of.shape, np.bool_))
     w = _work(t, s, len(slot_pts))
-    K = np.exp(-pt.theta[0] * TIE)
-    weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))          # read by a risk policy's lane
+    K = pt.tie[0]
     boxes, allowed = _open_boxes(state, s, slot_of.shape[1]), _allowed(state, s)
-    _value_slots(n_slots, 0, slot_pts, slot_nxt, pt, weight, w.p1, w.m1, allowed)   # the means: every lane's
+    _value_slots(n_slots, slot_pts, slot_nxt, pt, w.p1, w.m1, allowed)   # the means: every lane's
     for v in range(LANES):
         w.m8[:n_slots, v] = w.m1[:n_slots]
     needs = np.empty(LANES, np.int64)
@@ -341,15 +342,14 @@ def state_outcomes(states, s, t, pt, out, c0):
     n_rolls, n_boxes = out[4][c0].shape
     alw = np.zeros((n_rolls, n_boxes), np.bool_)
     w = _work(t, s, out[5].shape[1])
-    K = np.exp(-pt.theta[0] * TIE)
-    weight = np.exp(pt.theta[0] * np.arange(_span(s, t)))
+    K = pt.tie[0]
     n, n_cls = len(states), len(pt.cls_box)
     alone = np.zeros(LANES, np.bool_)
     for v in range(n):
         c = c0 + v
         n_slots = _state_slots(states[v], s, t, pt, alw, out[4][c], out[5][c], out[6][c], out[7][c])
         out[8][c] = n_slots
-        _value_slots(n_slots, 0, out[5][c], out[6][c], pt, weight, w.p1, w.m1, _allowed(states[v], s))
+        _value_slots(n_slots, out[5][c], out[6][c], pt, w.p1, w.m1, _allowed(states[v], s))
         if has_jokers(states[v], s):               # its own slots
             alone[v] = True
             last_roll(alw, out[4][c], _open_boxes(states[v], s, n_boxes), w.p1[:n_slots].reshape(n_slots, 1),
