@@ -15,7 +15,7 @@ structured value (a whole opponent card and a lead, say) that parses its own fla
 AtLeast(total=250, points=10)
 >>> objective_for("walk")
 Traceback (most recent call last):
-ValueError: objective must be one of mean, reach, beat, risk, got 'walk'
+ValueError: objective must be one of mean, reach, beat, risk, outscore, got 'walk'
 """
 from __future__ import annotations
 
