@@ -22,6 +22,7 @@ from fractions import Fraction  # noqa: F401 (the doctest)
 
 import numpy as np
 
+from ..engine.chunked import check_stop
 from ..engine.solutions import solution_for
 from ..engine.turn import TargetLanes, box_values, evaluate, keeper_values
 from ..game.rules import Rules, get_rules
@@ -78,6 +79,7 @@ def outscore_loss(rules: str | Rules, seat: str = "first", compiled: bool = True
         T = np.empty_like(W)
         approximating = (ka == kb) == (seat == "first")      # the first player moves when both used as many
         for j, b in enumerate(waiters):
+            check_stop()
             later_w, later_t = _after_turn(space, win, distinct, ka, kb, j, leads)
             if approximating:
                 choice = _approximation(space, movers, int(b), leads, solution, compiled)
