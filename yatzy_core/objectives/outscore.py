@@ -202,3 +202,11 @@ class Outscore(AdviceObjective):
 
     def lanes(self, table):
         return TargetLanes(table.width)
+
+    def play(self, rules, use_cache=True, progress=False):
+        raise ValueError("objective outscore: its table depends on the opponent's card at each turn, so it has "
+                         "no whole-game pass of one player; see benchmarks/outscore_loss.py for games against "
+                         "an opponent")
+
+    def outlook(self, position, scored, use_cache=True):
+        raise ValueError("objective outscore: no final-score outlook (the approximation ranks choices only)")

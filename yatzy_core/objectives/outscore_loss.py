@@ -17,6 +17,7 @@ P(win) + 1/2 P(tie) exactly; the exact game's value minus it is the loss.
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from dataclasses import dataclass
 from fractions import Fraction  # noqa: F401 (the doctest)
 
@@ -90,11 +91,17 @@ def outscore_loss(rules: str | Rules, seat: str = "first", compiled: bool = True
         win.pop((kb, ka + 1), None)
     W, T = win[0, 0]
     first, tie = float(W[0, 0, lanes.reach]), float(T[0, 0, lanes.reach])
-    from .two_player import solve_versus
-    exact = solve_versus(rules).first
+    exact = _exact_value(rules)
     if seat == "second":
         first, exact = 1.0 - first, 1.0 - exact
     return OutscoreLoss(rules, seat, exact, first, first - tie / 2, tie, time.perf_counter() - start)
+
+
+@lru_cache(maxsize=2)
+def _exact_value(rules: Rules) -> float:
+    """The first player's exact value (`two_player.solve_versus`), once for both seats."""
+    from .two_player import solve_versus
+    return solve_versus(rules).first
 
 
 def _approximation(space, movers, waiter, leads, solution, compiled) -> np.ndarray:
