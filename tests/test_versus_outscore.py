@@ -168,7 +168,7 @@ def test_the_advice_says_the_measured_loss():
     from yatzy_core.objectives.outscore import MEASURED_LOSS
     readings = json.loads((Path(__file__).parents[1] / "results" / "outscore_loss.json").read_text())["readings"]
     five = [r["loss"] for key, r in readings.items() if "(5 boxes)" in key]
-    assert len(five) == 4 and f"at most {max(five):.4f} of P(win)" in MEASURED_LOSS
+    assert len(five) >= 4 and f"at most {max(five):.4f} of P(win)" in MEASURED_LOSS
 
 
 def test_no_whole_game_pass_or_outlook_is_promised(tmp_path):
