@@ -74,8 +74,27 @@ def test_a_saved_roll_rule_set_is_refused_in_one_line(tmp_path, private_cache):
     assert (status, out) == (2, "") and len(err.strip().splitlines()) == 1 and "save rolls" in err
 
 
-def test_a_game_too_big_for_one_process_is_refused_with_the_plans_figures(rules_file, monkeypatch):
-    monkeypatch.setattr(versus_plan, "ONE_MACHINE_VALUES", 80)
+def test_a_game_too_big_for_the_machines_memory_is_refused_with_the_plans_figures(rules_file, monkeypatch):
+    plan = versus_plan.plan_versus(loads(TINY_TEXT))
+    # the largest: layer (1, 1), 2 cards each, reading (1, 2): 2 x 8 x (2 x 2 + 2 x 1) x 25 lanes
+    # for W and the tie chance, and 4 copies of the turn: 4 x 8 x 2 boxes x 6 rolls x 2 movers x 25
+    assert plan.peak == 2 * 8 * 6 * 25 + 4 * 8 * 2 * 6 * 2 * 25 == 21_600
+    monkeypatch.setattr(versus_plan, "machine_memory", lambda: plan.peak - 1)
     status, out, err = call("versus", "solve", "--rules-file", str(rules_file))
     assert (status, out) == (2, "") and len(err.strip().splitlines()) == 1
-    assert "81 two-player values" in err and "yatzy versus plan" in err
+    assert "0.00 GB at its largest layer" in err and "81 two-player values" in err and "yatzy versus plan" in err
+    monkeypatch.setattr(versus_plan, "machine_memory", lambda: plan.peak)
+    assert call("versus", "solve", "--rules-file", str(rules_file), "--json")[0] == 0
+
+
+def test_solve_stopped_is_one_line_and_130(rules_file, monkeypatch):
+    from yatzy_core.engine.chunked import request_stop
+    from yatzy_core.objectives import two_player
+    turn = two_player._turn
+
+    def stopping(*args):            # as the Ctrl-C handler would, from inside the solve
+        request_stop()
+        return turn(*args)
+    monkeypatch.setattr(two_player, "_turn", stopping)
+    status, out, err = call("versus", "solve", "--rules-file", str(rules_file))
+    assert (status, err) == (130, "yatzy: stopped (Ctrl-C); nothing half-done was saved\n")

@@ -200,6 +200,7 @@ RESOLVE_NAMES = {
     "engine.batch_advice",                            # advise_batch: inputs checked before the table
     "objectives.distribution",                        # optimal_play, score_distribution, ...
     "objectives.targets", "objectives.risk",          # solve_targets, target_table, solve_risk,
+    "objectives.outscore_loss",                       # outscore_loss (its benchmark, chapter 13)
                                                       # risk_table (chapter 8)
     "players.registry", "players.simulation", "players.strategies", "players.study",   # make_player,
                                                       # simulate, Optimal(...), run_study

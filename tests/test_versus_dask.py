@@ -33,6 +33,30 @@ def test_two_workers_give_the_single_process_values_bit_for_bit(client, tmp_path
     assert run.first == expected[0, 0][0, 0, W.shape[2] // 2]
 
 
+def test_the_split_into_wins_and_ties_is_the_single_process_paths_bit_for_bit_on_1_and_2_workers(client, tmp_path):
+    from yatzy_core.objectives.two_player import solve_versus
+    one_process = solve_versus(GAME)
+    expected = (one_process.first_wins, one_process.tie, one_process.second_wins)
+    two = solve_versus_dask(GAME, str(tmp_path / "two.zarr"), client=client, block=2)
+    assert (two.first_wins, two.tie, two.second_wins) == expected and 0 < two.tie < 1
+    single = local_client(1)
+    try:
+        one = solve_versus_dask(GAME, str(tmp_path / "one.zarr"), client=single)
+    finally:
+        close_client(single)
+    assert (one.first_wins, one.tie, one.second_wins, one.first) == (*expected, two.first)
+    for ka, kb in [(0, 0), (1, 1), (2, 3)]:      # every tie chance, not only the start's
+        stored = [zarr.open_array(str(tmp_path / f), path=layer_name(ka, kb, "T"), mode="r")[:]
+                  for f in ("one.zarr", "two.zarr")]
+        assert np.array_equal(*stored), (ka, kb)
+
+
+def test_the_value_alone_stores_no_tie_layers(client, tmp_path):
+    run = solve_versus_dask(GAME, str(tmp_path / "w.zarr"), client=client, split=False)
+    assert (run.tie, run.first_wins) == (None, None)
+    assert not any(name.startswith("T_") for name in zarr.open_group(str(tmp_path / "w.zarr"), mode="r").array_keys())
+
+
 def test_a_store_with_finished_layers_is_resumed(client, tmp_path):
     store = str(tmp_path / "layers.zarr")
     first = solve_versus_dask(GAME, store, client=client, block=2).first
@@ -79,9 +103,19 @@ def test_the_cli_runs_the_dask_path_on_a_store_and_resumes_it(client, tmp_path, 
             "--store", str(tmp_path / "tiny.zarr"), "--json"]
     assert cli.main(argv) == 0
     got = json.loads(capsys.readouterr().out)
-    assert (got["layers_done"], got["layers_kept"], got["tie"]) == (4, 0, None)
+    assert (got["layers_done"], got["layers_kept"]) == (4, 0)
     from yatzy_core.game.rulefile import load
-    assert got["first"] == pytest.approx(solve_versus(load(str(rules_file))).first, abs=1e-12)
+    one_process = solve_versus(load(str(rules_file)))
+    assert got["first"] == pytest.approx(one_process.first, abs=1e-12)
+    assert (got["first_wins"], got["tie"], got["second_wins"]) == (
+        one_process.first_wins, one_process.tie, one_process.second_wins)
     assert cli.main(argv) == 0
     again = json.loads(capsys.readouterr().out)
     assert (again["layers_done"], again["layers_kept"], again["first"]) == (0, 4, got["first"])
+
+
+def test_the_local_clusters_dashboard_link_is_given(client):
+    pytest.importorskip("bokeh")                  # the cluster extra's: the dashboard is served with it
+    from yatzy_core.objectives.versus_dask import dashboard_of
+    link = dashboard_of(client)
+    assert link.startswith("http://127.0.0.1:") and link.endswith("/status")

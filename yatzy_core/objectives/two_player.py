@@ -26,6 +26,7 @@ from fractions import Fraction  # noqa: F401 (the doctest)
 
 import numpy as np
 
+from ..engine.chunked import check_stop
 from ..engine.turn import box_values, evaluate, keeper_values
 from ..game.checks import whole_number
 from ..game.rules import Rules, get_rules
@@ -116,6 +117,7 @@ def solve_versus(rules: str | Rules, progress: bool = False) -> VersusSolution:
         W = np.empty((len(movers), len(waiters), lanes.width))
         T = np.empty_like(W)
         for j, b in enumerate(waiters):
+            check_stop()                  # Ctrl-C (or request_stop) between two waiters' turns
             later_w, later_t = _after_turn(space, win, distinct, ka, kb, j, leads)
             W[:, j], T[:, j] = _turn(space, movers, later_w, later_t, lanes)
         win[ka, kb] = W, T

@@ -17,6 +17,7 @@ upper bound of the leads reachable, since not every sum in an interval can be sc
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,14 +28,15 @@ from ..game.states import StateSpace
 from .targets import max_total, most_gain
 from .two_player import _distinct, _levels
 
-__all__ = ["RATE_CORE_US", "ONE_MACHINE_VALUES", "VersusPlan", "plan_versus", "refuse_if_too_big"]
+__all__ = ["RATE_CORE_US", "TURN_COPIES", "VersusPlan", "plan_versus", "machine_memory", "refuse_if_too_big"]
 
 RATE_CORE_US = 0.6            # core-microseconds a (state, lead) value: measured 0.52 and 0.60 (one
                               # thread, median of 3, 2-core x86_64 under load) by benchmarks/versus.py
                               # for versus_compiled.layer_turns, the target kernel with the lanes
                               # reversed (the numpy path: 38-49, some 80x slower); results/versus.json
 BYTES_A_VALUE = 4             # float32 W
-ONE_MACHINE_VALUES = 2e7      # solve refuses more: the numpy path holds two layers and a turn's lanes
+TURN_COPIES = 4               # arrays of one turn's (boxes, rolls, movers, lanes) shape alive at once in the
+                              # single-process path: the box values of W and of the tie chance, a stage's values
 NODE_CORES, NODE_MEMORY_GB, WALL_HOURS = 64, 256, 24.0    # the cluster the plan sizes
 
 
@@ -44,6 +46,7 @@ class VersusPlan:
     layers: tuple[tuple[int, int, int], ...]     # (mover's boxes used, waiter's, values)
     dense: int = 0                # what this version's solvers compute and store: every card pair
                                   # times every lead lane (2 * max_total + 1), float64
+    peak: int = 0                 # bytes the single-process solver holds at its largest layer (`solve_bytes`)
 
     @property
     def values(self) -> int:
@@ -69,7 +72,7 @@ class VersusPlan:
                 "largest_layer_bytes": self.largest_layer * BYTES_A_VALUE, "rate_core_us": RATE_CORE_US,
                 "core_hours": self.core_hours, "nodes": self.nodes(), "node_cores": NODE_CORES,
                 "node_memory_gb": NODE_MEMORY_GB, "wall_hours": WALL_HOURS,
-                "dense_values": self.dense, "dense_bytes": self.dense * 8,
+                "dense_values": self.dense, "dense_bytes": self.dense * 8, "one_process_peak_bytes": self.peak,
                 "layers": [list(layer) for layer in self.layers]}
 
     def lines(self) -> list[str]:
@@ -85,7 +88,8 @@ class VersusPlan:
                 f"{NODE_MEMORY_GB} GB, disk {self.values * gb:,.1f} GB to keep every layer",
                 "counted by intervals of points so far: an upper bound of the reachable leads",
                 f"this version's solvers (one process, Dask) keep every lead lane of every pair: "
-                f"{self.dense:.3g} values, {self.dense * 8 / 1e9:,.1f} GB in float64"]
+                f"{self.dense:.3g} values, {self.dense * 8 / 1e9:,.1f} GB in float64; one process holds "
+                f"about {self.peak / 1e9:,.2f} GB at its largest layer"]
 
 
 def points_so_far(space: StateSpace, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -125,16 +129,53 @@ def plan_versus(rules: Rules) -> VersusPlan:
     space = StateSpace(rules)
     groups = {k: _groups(space, _distinct(space, k)) for k in range(rules.n_boxes + 1)}
     layers, dense = [], 0
+    cards = {k: int(counts.sum()) for k, (_, counts) in groups.items()}
     for ka, kb in _levels(rules.n_boxes):
         layers.append((ka, kb, open_leads(*groups[ka], *groups[kb])))
-        dense += int(groups[ka][1].sum()) * int(groups[kb][1].sum()) * (2 * max_total(rules) + 1)
-    return VersusPlan(rules, tuple(layers), dense)
+        dense += cards[ka] * cards[kb] * (2 * max_total(rules) + 1)
+    return VersusPlan(rules, tuple(layers), dense, solve_bytes(rules, cards))
 
 
-def refuse_if_too_big(plan: VersusPlan) -> None:
-    """ValueError with the plan's figures when the single-process solver should not try."""
-    if plan.values > ONE_MACHINE_VALUES:
-        raise ValueError(f"rules {plan.rules.name!r}: {plan.values:.3g} two-player values is more than one "
-                         f"process solves ({ONE_MACHINE_VALUES:.0e}); {plan.core_hours:,.0f} core-hours, "
-                         f"{plan.values * BYTES_A_VALUE / 1e9:,.1f} GB: see 'yatzy versus plan'; "
+def solve_bytes(rules: Rules, cards: dict) -> int:
+    """Bytes the single-process solver (`two_player.solve_versus`) holds at its peak: a layer's W
+    and tie chance and those of the layer it reads (float64, every lead lane), and TURN_COPIES
+    arrays of one waiter's turns (every box, roll, mover and lane); `cards[k]`: the distinct
+    cards with k boxes used.
+
+    >>> from yatzy_core.game.ruleset import Rules
+    >>> from yatzy_core.game.scoring import Box, total
+    >>> one_die = Rules("one-die", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1)
+    >>> solve_bytes(one_die, {0: 1, 1: 1})    # 13 lanes, layer (0, 0): 2 x 8 x (1 + 1) x 13 + 4 x 8 x 1 x 6 x 1 x 13
+    2912
+    """
+    width, n = 2 * max_total(rules) + 1, rules.n_boxes
+    peak = 0
+    for ka, kb in _levels(n):
+        read = 0 if (ka + 1, kb) == (n, n) else cards[kb] * cards[ka + 1]
+        layers = 2 * 8 * (cards[ka] * cards[kb] + read) * width
+        turn = TURN_COPIES * 8 * n * rules.dice.n_rolls * cards[ka] * width
+        peak = max(peak, layers + turn)
+    return peak
+
+
+def machine_memory() -> int:
+    """Bytes of memory this machine has free for a solve (MemAvailable; else all of it)."""
+    try:
+        with open("/proc/meminfo") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def refuse_if_too_big(plan: VersusPlan, memory: int | None = None) -> None:
+    """ValueError with the plan's figures when the memory the single-process solver needs at its
+    peak layer (`VersusPlan.peak`) is more than `memory` (default: `machine_memory`)."""
+    memory = machine_memory() if memory is None else memory
+    if plan.peak > memory:
+        raise ValueError(f"rules {plan.rules.name!r}: one process needs about {plan.peak / 1e9:,.2f} GB at its "
+                         f"largest layer, more than the {memory / 1e9:,.2f} GB free here; {plan.values:.3g} "
+                         f"two-player values, {plan.core_hours:,.0f} core-hours: see 'yatzy versus plan'; "
                          f"--scheduler runs it on a Dask cluster")
