@@ -12,7 +12,8 @@ from yatzy_core.engine.position import Position
 from yatzy_core.game.rulefile import loads
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives.registry import objective_for
-from yatzy_core.objectives.versus_objective import OpponentCard, Versus
+from yatzy_core.objectives.opponent_card import OpponentCard
+from yatzy_core.objectives.versus_objective import Versus
 
 from test_dataset_export import call
 from test_two_player import GAMES

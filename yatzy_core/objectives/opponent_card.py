@@ -1,88 +1,122 @@
 """An opponent's card as a player sees it across the table: the boxes used, the upper total and
 whether the Yahtzee box holds its 50 (what decides the rest of their game; their points so far
-are in the lead). One small type that the two-player objectives take as a structured parameter
-(`registry.Parameter.parse` reads it from a command-line flag).
+are in the lead). The one card type of the two-player objectives (`Versus`, exact in the endgame;
+`Outscore`, the approximation before it), with one flag syntax: fields separated by ';',
+`used=` or `open=` a comma list of boxes, `upper=` the upper total, `yahtzee-bonus` the flag.
 
->>> card = OpponentCard.parse("ones,twos,chance upper=5")
->>> sorted(card.used), card.upper_total, card.yahtzee_bonus
-(['chance', 'ones', 'twos'], 5, False)
+>>> OpponentCard.parse("used=ones,twos;upper=5;yahtzee-bonus")
+OpponentCard(used=('ones', 'twos'), upper_total=5, yahtzee_bonus=True)
+>>> card = OpponentCard.parse("used=ones,twos,chance;upper=5")
 >>> from yatzy_core.game.rules import get_rules
 >>> from yatzy_core.game.states import StateSpace
 >>> space = StateSpace(get_rules("yahtzee"))
 >>> bin(int(space.decode(card.state(space))[0]))   # ones, twos and chance: bits 0, 1 and 12
 '0b1000000000011'
+>>> OpponentCard.parse("upper=x")
+Traceback (most recent call last):
+ValueError: upper total must be a whole number, got 'x'
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..engine.position import upper_totals
+from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules
 from ..game.states import StateSpace
 
-__all__ = ["OpponentCard"]
+__all__ = ["OpponentCard", "CARD_HELP"]
+
+CARD_HELP = "used=BOX,BOX,...;upper=N;yahtzee-bonus (or open=BOX,BOX instead of used=)"
 
 
 @dataclass(frozen=True)
 class OpponentCard:
-    """The opponent's used boxes (names), upper total (uncapped) and Yahtzee-50 flag."""
+    """The opponent's card as the mover sees it: the used boxes, the upper total (uncapped, as
+    on the paper) and whether the Yahtzee box holds its 50. `open_boxes` lists the open boxes
+    instead of the used ones when given (the rules turn either into the other)."""
 
     used: frozenset = frozenset()
     upper_total: int = 0
     yahtzee_bonus: bool = False
+    open_boxes: frozenset | None = None
 
     def __post_init__(self):
-        names = self.used.split(",") if isinstance(self.used, str) else self.used
-        object.__setattr__(self, "used", frozenset(n.strip() for n in names if n.strip()))
-        if isinstance(self.upper_total, bool) or not isinstance(self.upper_total, int) or self.upper_total < 0:
-            raise ValueError(f"opponent's upper total must be a whole number >= 0, got {self.upper_total!r}")
-        if not isinstance(self.yahtzee_bonus, bool):
-            raise ValueError(f"opponent's yahtzee_bonus must be True or False, got {self.yahtzee_bonus!r}")
+        for name in ("used", "open_boxes"):
+            boxes = getattr(self, name)
+            if boxes is not None:
+                if isinstance(boxes, str):
+                    raise ValueError(f"{name} must be a collection of box names, not the string {boxes[:30]!r} "
+                                     "(OpponentCard.parse reads flag text)")
+                object.__setattr__(self, name, frozenset(boxes))
+        if self.used and self.open_boxes is not None:
+            raise ValueError("give the opponent's used boxes or open boxes, not both")
+        whole_number("upper_total", self.upper_total)
+        instance_of("yahtzee_bonus", self.yahtzee_bonus, bool, "True or False")
+
+    def __repr__(self) -> str:
+        listed = (f"open_boxes={tuple(sorted(self.open_boxes))!r}" if self.open_boxes is not None
+                  else f"used={tuple(sorted(self.used))!r}")
+        return f"OpponentCard({listed}, upper_total={self.upper_total}, yahtzee_bonus={self.yahtzee_bonus})"
 
     @classmethod
     def parse(cls, text: str) -> "OpponentCard":
-        """A card from 'BOX,BOX,... [upper=N] [yahtzee50]' ('none' or nothing: an empty card).
+        """The card from flag text (see the module); ValueError saying what is wrong.
 
-        >>> OpponentCard.parse("none upper=0").used
-        frozenset()
-        >>> OpponentCard.parse("ones upper=x")
-        Traceback (most recent call last):
-        ValueError: opponent's card: upper=x is not a whole number (write e.g. 'ones,twos upper=5 yahtzee50')
+        >>> OpponentCard.parse("open=chance,yahtzee; upper=70")
+        OpponentCard(open_boxes=('chance', 'yahtzee'), upper_total=70, yahtzee_bonus=False)
+        >>> OpponentCard.parse("")      # nothing used yet
+        OpponentCard(used=(), upper_total=0, yahtzee_bonus=False)
         """
-        used, upper, flag = "", 0, False
-        for word in str(text).split():
-            if word.startswith("upper="):
-                if not word[6:].isdigit():
-                    raise ValueError(f"opponent's card: {word} is not a whole number "
-                                     "(write e.g. 'ones,twos upper=5 yahtzee50')")
-                upper = int(word[6:])
-            elif word == "yahtzee50":
-                flag = True
-            elif not used:
-                used = "" if word == "none" else word
-            else:
-                raise ValueError(f"opponent's card: {word!r} is not understood "
-                                 "(write e.g. 'ones,twos upper=5 yahtzee50')")
-        return cls(used, upper, flag)
+        fields: dict = {}
+        for part in (p.strip() for p in str(text).split(";")):
+            key, _, value = part.partition("=")
+            key = key.strip().lower()
+            if key in ("used", "open"):
+                names = frozenset(b.strip() for b in value.split(",") if b.strip())
+                fields["used" if key == "used" else "open_boxes"] = names
+            elif key == "upper":
+                try:
+                    fields["upper_total"] = int(value)
+                except ValueError:
+                    raise ValueError(f"upper total must be a whole number, got {value.strip()[:20]!r}") from None
+            elif key == "yahtzee-bonus" and not value:
+                fields["yahtzee_bonus"] = True
+            elif part:
+                raise ValueError(f"unknown card field {part[:30]!r}: write {CARD_HELP}")
+        if "used" in fields and "open_boxes" in fields:
+            raise ValueError("give the opponent's used boxes or open boxes, not both")
+        return cls(**fields)
+
+    def used_in(self, rules: Rules) -> frozenset:
+        """The used boxes in `rules` (from `open_boxes` when given); ValueError naming a wrong box."""
+        for name in sorted(self.used | (self.open_boxes or frozenset())):
+            try:
+                rules.box_index(name)
+            except ValueError as err:
+                raise ValueError(f"opponent's card: {err}") from None
+        return self.used if self.open_boxes is None else frozenset(rules.box_names) - self.open_boxes
 
     def check(self, rules: Rules) -> None:
         """ValueError naming what in this card cannot be a card of `rules`."""
-        for name in sorted(self.used):
-            rules.box_index(name)   # ValueError listing the valid names
-        if self.upper_total not in upper_totals(rules, self.used):
-            raise ValueError(f"opponent's upper total {self.upper_total} cannot be made with their used "
-                             "upper boxes")
-        if self.yahtzee_bonus and (not rules.tracks_yahtzee_bonus or rules.yahtzee_box not in self.used):
-            raise ValueError(f"opponent's Yahtzee-50 flag needs rules with a Yahtzee bonus and their "
-                             f"{rules.yahtzee_box!r} box used")
+        self.state(StateSpace(rules))
 
     def mask(self, rules: Rules) -> int:
         """The used boxes as bits (bit b: box b)."""
-        self.check(rules)
-        return sum(1 << rules.box_index(name) for name in self.used)
+        return sum(1 << rules.box_index(b) for b in self.used_in(rules))
 
     def state(self, space: StateSpace) -> int:
-        """The turn state of this card in `space` (upper total capped as the tables store it)."""
+        """The card's state in `space` (a full card too: the opponent may have finished),
+        checked as a Position's card is; ValueError naming what is wrong."""
         rules = space.rules
+        used = self.used_in(rules)
+        if self.upper_total not in upper_totals(rules, used):
+            raise ValueError(f"opponent's card: upper total {self.upper_total} cannot be made with its used "
+                             f"upper boxes ({', '.join(b.name for b in rules.boxes if b.is_upper and b.name in used) or 'none'})")
+        if self.yahtzee_bonus and not (rules.tracks_yahtzee_bonus and rules.yahtzee_box in used):
+            raise ValueError(f"opponent's card: the Yahtzee bonus flag needs rules with one and the "
+                             f"{rules.yahtzee_box!r} box used")
+        if rules.forced_order and used != frozenset(rules.box_names[:len(used)]):
+            raise ValueError("opponent's card: these rules fill the boxes in card order")
         upper = min(self.upper_total, rules.upper_cap) if rules.tracks_upper else 0
         return int(space.index(self.mask(rules), upper, int(self.yahtzee_bonus)))

@@ -39,7 +39,7 @@ from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
-from .opponent_card import OpponentCard
+from .opponent_card import CARD_HELP, OpponentCard
 from .registry import Parameter, registered
 from .targets import max_total, pad_points
 
@@ -163,8 +163,8 @@ class Outscore(AdviceObjective):
     title: ClassVar[str] = "outscore an opponent (approximation)"
     parameters: ClassVar[tuple] = (
         Parameter("opponent", OpponentCard, "--outscore", "CARD",
-                  "{ranks} the chance to finish above an opponent whose card is CARD ('ones,twos upper=5 "
-                  "yahtzee50'), who is taken to play for the best average (an approximation)",
+                  "{ranks} the chance to finish above an opponent whose card is CARD (" + CARD_HELP + "), "
+                  "who is taken to play for the best average (an approximation)",
                   "enter the opponent's card", parse=OpponentCard.parse),
         Parameter("lead", int, "--outscore-lead", "N", "your points minus the opponent's, bonuses included",
                   "enter your lead over the opponent (negative when behind)", -2000, 2000))

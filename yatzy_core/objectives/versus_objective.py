@@ -1,18 +1,15 @@
 """Play to beat a real opponent: `Versus(opponent card, lead)` ranks the mover's choices by
 P(win) + 1/2 P(tie) against that card, exactly, from the endgame tables (`endgame`).
 
-The opponent's card is an `OpponentCard` (used boxes, upper total, the Yahtzee-50 flag); the lead
+The opponent's card is an `opponent_card.OpponentCard` (used boxes, upper total, the Yahtzee-50 flag); the lead
 is the mover's points minus the opponent's, bonuses included. The two players alternate whole
 turns and each plays to win (`two_player`); the mover's turn is worked by the turn engine on the
 values of ending it in each card with each lead, read from the stored layer after it. Positions
 beyond the tables (someone with more boxes open than they hold) go to `Versus.beyond_tables`: a
 ValueError for now, the one place an approximation takes over.
 
->>> OpponentCard.parse("used=ones,twos;upper=5;yahtzee-bonus")
-OpponentCard(used=('ones', 'twos'), upper_total=5, yahtzee_bonus=True)
->>> OpponentCard.parse("upper=x")
-Traceback (most recent call last):
-ValueError: upper total must be a whole number, got 'x'
+>>> Versus(OpponentCard.parse("open=chance;upper=3"), lead=-5).words
+"playing to beat the opponent's card, -5 points"
 """
 from __future__ import annotations
 
@@ -22,94 +19,15 @@ from typing import ClassVar
 import numpy as np
 
 from ..engine import turn as engine
-from ..engine.position import Position, upper_totals
-from ..game.checks import instance_of, whole_number
+from ..engine.position import Position
+from ..game.checks import instance_of
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
+from .opponent_card import CARD_HELP, OpponentCard
 from .registry import Parameter, registered
 
-__all__ = ["OpponentCard", "Versus"]
-
-CARD_HELP = "used=BOX,BOX,...;upper=N;yahtzee-bonus (or open=BOX,BOX instead of used=)"
-
-
-@dataclass(frozen=True)
-class OpponentCard:
-    """The opponent's card as the mover sees it: the used boxes, the upper total (uncapped, as
-    on the paper) and whether the Yahtzee box holds its 50. `open_boxes` lists the open boxes
-    instead of the used ones when given (the rules turn either into the other)."""
-
-    used: frozenset = frozenset()
-    upper_total: int = 0
-    yahtzee_bonus: bool = False
-    open_boxes: frozenset | None = None
-
-    def __post_init__(self):
-        object.__setattr__(self, "used", frozenset(self.used))
-        if self.open_boxes is not None:
-            object.__setattr__(self, "open_boxes", frozenset(self.open_boxes))
-        whole_number("upper_total", self.upper_total)
-        instance_of("yahtzee_bonus", self.yahtzee_bonus, bool, "True or False")
-
-    def __repr__(self) -> str:
-        listed = (f"open_boxes={tuple(sorted(self.open_boxes))!r}" if self.open_boxes is not None
-                  else f"used={tuple(sorted(self.used))!r}")
-        return f"OpponentCard({listed}, upper_total={self.upper_total}, yahtzee_bonus={self.yahtzee_bonus})"
-
-    @classmethod
-    def parse(cls, text: str) -> "OpponentCard":
-        """The card from flag text: fields separated by ';', `used=` or `open=` a comma list of
-        box names, `upper=` the upper total, `yahtzee-bonus` the flag. ValueError saying what is wrong."""
-        fields: dict = {}
-        for part in (p.strip() for p in str(text).split(";")):
-            key, _, value = part.partition("=")
-            key = key.strip().lower()
-            if key in ("used", "open"):
-                names = frozenset(b.strip() for b in value.split(",") if b.strip())
-                fields["used" if key == "used" else "open_boxes"] = names
-            elif key == "upper":
-                try:
-                    fields["upper_total"] = int(value)
-                except ValueError:
-                    raise ValueError(f"upper total must be a whole number, got {value.strip()[:20]!r}") from None
-            elif key in ("yahtzee-bonus", "yahtzee_bonus", "yahtzee50") and not value:
-                fields["yahtzee_bonus"] = True
-            elif part:
-                raise ValueError(f"unknown card field {part[:30]!r}: write {CARD_HELP}")
-        if "used" in fields and "open_boxes" in fields:
-            raise ValueError("give the opponent's used boxes or open boxes, not both")
-        return cls(**fields)
-
-    def used_in(self, rules: Rules) -> frozenset:
-        """The used boxes in `rules` (from `open_boxes` when given); ValueError naming a wrong box."""
-        for name in sorted(self.used | (self.open_boxes or frozenset())):
-            try:
-                rules.box_index(name)
-            except ValueError as err:
-                raise ValueError(f"opponent's card: {err}") from None
-        return self.used if self.open_boxes is None else frozenset(rules.box_names) - self.open_boxes
-
-    def state(self, space: StateSpace) -> int:
-        """The card's state in `space` (a full card too: the opponent may have finished),
-        checked as a Position's card is; ValueError naming what is wrong."""
-        rules = space.rules
-        used = self.used_in(rules)
-        if self.upper_total not in upper_totals(rules, used):
-            raise ValueError(f"opponent's card: upper total {self.upper_total} cannot be made with its used "
-                             f"upper boxes ({', '.join(b.name for b in rules.boxes if b.is_upper and b.name in used) or 'none'})")
-        if self.yahtzee_bonus and not (rules.tracks_yahtzee_bonus and rules.yahtzee_box in used):
-            raise ValueError(f"opponent's card: the Yahtzee bonus flag needs rules with one and the "
-                             f"{rules.yahtzee_box!r} box used")
-        if rules.forced_order and used != frozenset(rules.box_names[:len(used)]):
-            raise ValueError("opponent's card: these rules fill the boxes in card order")
-        mask = sum(1 << rules.box_index(b) for b in used)
-        return int(space.index(mask, min(self.upper_total, rules.upper_cap), int(self.yahtzee_bonus)))
-
-
-def _card(text: str) -> OpponentCard:
-    return OpponentCard.parse(text)
-
+__all__ = ["Versus"]
 
 @registered
 @dataclass(frozen=True)
@@ -124,7 +42,7 @@ class Versus(AdviceObjective):
     parameters: ClassVar[tuple] = (
         Parameter("opponent", OpponentCard, "--versus", "CARD",
                   "{ranks} the chance to beat the opponent whose card is CARD: " + CARD_HELP,
-                  "enter the opponent's card (--versus)", parse=_card),
+                  "enter the opponent's card (--versus)", parse=OpponentCard.parse),
         Parameter("lead", int, "--lead", "N", "your points minus the opponent's, bonuses included (with --versus)",
                   "enter the lead: your points minus the opponent's (--lead)", -5000, 5000),
     )
