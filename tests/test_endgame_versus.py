@@ -13,6 +13,7 @@ from yatzy_core.game.rulefile import loads
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives.registry import objective_for
 from yatzy_core.objectives.opponent_card import OpponentCard
+from yatzy_core.objectives.outscore import Outscore
 from yatzy_core.objectives.versus_objective import Versus
 
 from test_dataset_export import call
@@ -84,11 +85,13 @@ def test_the_registry_makes_it_and_the_card_parses_its_flag_text():
         Versus(OpponentCard(), 1.5)
 
 
-def test_positions_outside_the_tables_are_refused_in_one_place(monkeypatch):
+def test_positions_outside_the_tables_go_to_the_approximation_in_one_place(monkeypatch):
     yahtzee = Position.make("yahtzee", dice="12345")
     card = OpponentCard(used=frozenset({"ones"}))
-    with pytest.raises(ValueError, match="at most 2 boxes open; here you have 13 open and the opponent 12"):
-        advise(yahtzee, objective=Versus(card, 0))
+    with pytest.raises(ValueError, match=r"^versus: beyond the endgame tables \(13 boxes open, the opponent 12\) the "
+                                         r"approximation answers, but the outscore table here would take [0-9.]+ GB "
+                                         r"\(more than 2\.1\): fill more boxes first$"):
+        advise(yahtzee, objective=Versus(card, 0))      # refused before any table is solved
     calls = []
     monkeypatch.setattr(Versus, "beyond_tables", lambda self, position, k: calls.append(k) or 1 / 0)
     with pytest.raises(ZeroDivisionError):
@@ -99,6 +102,28 @@ def test_positions_outside_the_tables_are_refused_in_one_place(monkeypatch):
         advise(late, objective=Versus(OpponentCard(), 0))
     with pytest.raises(ValueError, match="opponent's card: .*'fives'"):
         Versus(OpponentCard(used=frozenset({"fives"})), 0).check(GAMES["forced"])
+
+
+def test_both_sides_of_the_tables_boundary():
+    """Forced joker game (3 boxes): with 2 open each the advice is exact (the brute force's
+    Fractions); with 3 open it is the approximation's, number for number, and labelled so."""
+    rules = GAMES["forced"]
+    card, lead = OpponentCard(used=frozenset({"ones"})), -1
+    objective = Versus(card, lead)
+    inside = Position.make(rules, used=("chance",), dice="12", rolls_left=0)        # (2, 2) open
+    exact = _brute_choices(rules, inside, card, lead)
+    got = {a.box: a.value for a in advise(inside, objective=objective)}
+    assert got == pytest.approx({box: float(v) for box, v in exact.items()}, abs=1e-12)
+    assert objective.answer_for(inside) is objective and "exact" in objective.aim_at(inside)
+    for dice, rolls in (("12", 0), ("11", 1), ("22", 1)):                           # (3, 2) open
+        beyond = Position.make(rules, dice=dice, rolls_left=rolls)
+        assert objective.answer_for(beyond) == Outscore(card, lead)
+        versus = [(a.label, a.value) for a in advise(beyond, objective=objective)]
+        outscore = [(a.label, a.value) for a in advise(beyond, objective=Outscore(card, lead))]
+        assert versus == outscore and len(versus) >= 2
+    label = objective.aim_at(beyond)
+    assert "APPROXIMATION" in label and "loses at most 0.0016" in label
+    assert "exact from the endgame tables where both players have at most 2" in objective.aim()
 
 
 @pytest.fixture
@@ -119,7 +144,24 @@ def test_the_cli_ranks_the_choices_both_ways_alike(three_file):
     exact = _brute_choices(rules, position, OpponentCard(used=frozenset({"twos"})), -2)
     assert got == pytest.approx({box: float(v) for box, v in exact.items()}, abs=1e-12)
     status, again, err = call("advise", *common)
-    assert (status, err) == (0, "") and json.loads(again) == json.loads(out)
+    assert (status, err) == (0, "") and json.loads(again) == \
+        [{k: v for k, v in row.items() if k != "exact"} for row in json.loads(out)]
+    assert all(row["exact"] is True for row in json.loads(out))
+
+
+def test_the_cli_answers_before_the_endgame_with_the_labelled_approximation(three_file):
+    rules = loads(THREE_TEXT)
+    common = ["--rules-file", str(three_file), "--dice", "23", "--rolls-left", "1", "--versus", "used=twos",
+              "--lead", "-2"]
+    status, out, err = call("versus", "advise", *common, "--json")
+    assert status == 0 and "error" not in err
+    rows = json.loads(out)
+    position = Position.make(rules, dice="23", rolls_left=1)                    # 3 boxes open: beyond the tables
+    outscore = advise(position, objective=Outscore(OpponentCard(used=frozenset({"twos"})), -2))
+    assert [row["exact"] for row in rows] == [False] * len(outscore)
+    assert [row["probability"] for row in rows] == pytest.approx([a.value for a in outscore], abs=1e-12)
+    status, out, err = call("versus", "advise", *common)
+    assert status == 0 and "APPROXIMATION" in out and "loses at most 0.0016" in out
 
 
 def test_the_cli_builds_the_tables_and_says_what_it_did(three_file):

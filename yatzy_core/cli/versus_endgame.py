@@ -29,7 +29,10 @@ def add_endgame_parsers(sub) -> None:
     adv = sub.add_parser("advise", help="rank the choices against the opponent's card: P(win) + 1/2 P(tie)",
                          description="The mover's position, the opponent's card (--versus) and the lead "
                                      "(--lead: your points minus theirs) -> every choice ranked by P(win) + "
-                                     "1/2 P(tie), both playing to win, exact from the endgame tables.")
+                                     "1/2 P(tie), both playing to win: exact from the endgame tables where both "
+                                     "players have at most 2 boxes open; before that the approximation "
+                                     "(the opponent taken to play for the best average), labelled with its "
+                                     "measured loss. JSON rows say \"exact\": true or false.")
     rules_argument(adv)
     adv.add_argument("--dice", required=True, type=text, nargs="+", metavar="DICE", help="the dice showing: 11112")
     adv.add_argument("--rolls-left", type=whole(), default=None, metavar="N", help="rerolls still allowed this turn")
@@ -108,15 +111,17 @@ def run_versus_advise(args) -> int:
         objective.check(position.rules)
         from .long_work import announce_work
         announce_work(objective, position.rules, position)      # a layer to build first: what, how long
-        objective.table(position, progress=not args.json)     # refused beyond the tables; built once if missing
-    ranked = advise(position, objective=objective)[:args.top]
+        exact = objective.answer_for(position) is objective
+        table = objective.table(position, progress=not args.json)   # built once if missing; beyond the
+    ranked = advise(position, table, objective=objective)[:args.top]   # tables, the approximation's
     if args.json:
-        print("[\n" + ",\n".join("  " + json.dumps(a.to_dict(), allow_nan=False) for a in ranked) + "\n]")
+        rows = ({**a.to_dict(), "exact": exact} for a in ranked)
+        print("[\n" + ",\n".join("  " + json.dumps(row, allow_nan=False) for row in rows) + "\n]")
         return 0
     print(printable(position))
-    print(objective.aim())
-    width = max(len(a.text) for a in ranked)
-    print(f"{'rank':>4}  {'action':<{width}}  {'P(win)+P(tie)/2':>15}")
+    print(objective.aim_at(position))
+    width, head = max(len(a.text) for a in ranked), objective.answer_for(position).column
+    print(f"{'rank':>4}  {'action':<{width}}  {head:>15}")
     for rank, a in enumerate(ranked, start=1):
         print(f"{rank:>4}  {a.text:<{width}}  {a.value:>15.6f}")
     return 0

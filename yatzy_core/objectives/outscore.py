@@ -41,7 +41,7 @@ from ..game.states import StateSpace
 from .objective import AdviceObjective
 from .opponent_card import CARD_HELP, OpponentCard
 from .registry import Parameter, registered
-from .targets import max_total, pad_points
+from .targets import max_total, most_gain, pad_points
 
 __all__ = ["OutscoreLanes", "OutscoreTable", "opponent_final", "beat_chances", "outscore_operator",
            "outscore_table", "Outscore", "DENSE_BUDGET", "MEASURED_LOSS"]
@@ -135,19 +135,24 @@ def outscore_table(rules: Rules, opponent: OpponentCard | int, lead: int | None 
     game can have). compiled=False: the turn engine in numpy (the check on small games)."""
     space = StateSpace(instance_of("rules", rules, Rules, "a Rules value (get_rules)"))
     state = opponent if isinstance(opponent, (int, np.integer)) else opponent.state(space)
-    final = opponent_final(rules, state, solution)
     behind = max_total(rules) if lead is None else max(-whole_number("lead", lead, -max_total(rules) - 1), 0)
-    width = len(final) + 1 + behind            # lanes 0 .. K + 1 + behind
     subgame = np.count_nonzero(space.reachable & ((space.decode(np.arange(space.size))[0] & within) == within))
-    if subgame * width * 8 > DENSE_BUDGET:
-        raise ValueError(f"the outscore table here would take {subgame * width * 8 / 1e9:.1f} GB "
-                         f"(more than {DENSE_BUDGET / 1e9:.1f}): fill more boxes first")
+    _within_budget(subgame * (int(most_gain(space, [state])[0]) + 2 + behind) * 8)   # before the opponent's
+    final = opponent_final(rules, state, solution)                                   # table is solved
+    width = len(final) + 1 + behind            # lanes 0 .. K + 1 + behind
+    _within_budget(subgame * width * 8)
     operator = outscore_operator(rules, final, width)
     if not compiled:
         return OutscoreTable(rules, final, reference_table(space, operator, within))
     solved = solve_table(space, operator, within, np.float64, progress, f"outscore table {rules.name}")
     values = np.concatenate([np.ones((space.size, 1)), solved.data.reshape(space.size, width - 1)], axis=1)
     return OutscoreTable(rules, final, values)
+
+
+def _within_budget(size: int) -> None:
+    if size > DENSE_BUDGET:
+        raise ValueError(f"the outscore table here would take {size / 1e9:.1f} GB "
+                         f"(more than {DENSE_BUDGET / 1e9:.1f}): fill more boxes first")
 
 
 @registered

@@ -5,8 +5,9 @@ The opponent's card is an `opponent_card.OpponentCard` (used boxes, upper total,
 is the mover's points minus the opponent's, bonuses included. The two players alternate whole
 turns and each plays to win (`two_player`); the mover's turn is worked by the turn engine on the
 values of ending it in each card with each lead, read from the stored layer after it. Positions
-beyond the tables (someone with more boxes open than they hold) go to `Versus.beyond_tables`: a
-ValueError for now, the one place an approximation takes over.
+beyond the tables (someone with more boxes open than they hold) go to `Versus.beyond_tables`, the
+one place the approximation (`outscore.Outscore`, labelled as such with its measured loss) takes
+over; its refusal of an early position of a full game (a table over its memory bound) stays.
 
 >>> Versus(OpponentCard.parse("open=chance;upper=3"), lead=-5).words
 "playing to beat the opponent's card, -5 points"
@@ -25,6 +26,7 @@ from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
 from .opponent_card import CARD_HELP, OpponentCard
+from .outscore import Outscore
 from .registry import Parameter, registered
 
 __all__ = ["Versus"]
@@ -61,6 +63,16 @@ class Versus(AdviceObjective):
         return f"playing to beat the opponent's card, {self.lead:+d} points"
 
     def aim(self) -> str:
+        from .endgame import DEFAULT_OPEN
+        return (f"playing to win against the opponent's card (lead {self.lead:+d}): P(win) + 1/2 P(tie), exact "
+                f"from the endgame tables where both players have at most {DEFAULT_OPEN} boxes open; before "
+                f"that {self.approximation.aim()}")
+
+    def aim_at(self, position: Position) -> str:
+        """The sentence above a ranking at `position`: exact, or the approximation and its loss."""
+        answer = self.answer_for(position)
+        if answer is not self:
+            return answer.aim()
         return (f"playing to win against the opponent's card (lead {self.lead:+d}), both playing to win "
                 "from here: P(win) + 1/2 P(tie), exact from the endgame tables")
 
@@ -85,26 +97,46 @@ class Versus(AdviceObjective):
         n = position.rules.n_boxes
         return n - len(position.used), n - len(self.opponent.used_in(position.rules))
 
-    def beyond_tables(self, position: Position, open_boxes: int) -> None:
-        """The one place for a position beyond the endgame tables (more than `open_boxes` open):
-        for now a ValueError; an approximation (the "outscore" objective) may answer here instead."""
-        mine, theirs = self.reach(position)
-        raise ValueError(f"versus: exact two-player advice is stored for both players with at most "
-                         f"{open_boxes} boxes open; here you have {mine} open and the opponent {theirs}")
+    @property
+    def approximation(self) -> Outscore:
+        """The objective that answers beyond the tables: `Outscore` against the same card and lead."""
+        return Outscore(self.opponent, self.lead)
 
-    def _open_check(self, position: Position) -> None:
+    def beyond_tables(self, position: Position, open_boxes: int) -> Outscore:
+        """The one place for a position beyond the endgame tables (more than `open_boxes` open):
+        the approximation answers there (labelled as such, with its measured loss)."""
+        return self.approximation
+
+    def answer_for(self, position: Position) -> AdviceObjective:
+        """This objective inside the endgame tables; the approximation (`beyond_tables`) before them.
+        ValueError when the mover cannot be the one to move against this card."""
         from .endgame import DEFAULT_OPEN
         mine, theirs = self.reach(position)
         if not theirs <= mine <= theirs + 1:
             raise ValueError(f"versus: with {mine} boxes open you cannot be the one to move against a card with "
                              f"{theirs} open (the player to move has as many boxes open as the other, or one more)")
-        if mine > DEFAULT_OPEN:
-            self.beyond_tables(position, DEFAULT_OPEN)
+        return self if mine <= DEFAULT_OPEN else self.beyond_tables(position, DEFAULT_OPEN)
+
+    def _approximated(self, position: Position, then):
+        """`then(approximation)` beyond the tables, its refusal (a table over its memory bound) said
+        as versus's; None inside the tables."""
+        answer = self.answer_for(position)
+        if answer is self:
+            return None
+        try:
+            return then(answer)
+        except ValueError as err:
+            mine, theirs = self.reach(position)
+            raise ValueError(f"versus: beyond the endgame tables ({mine} boxes open, the opponent {theirs}) the "
+                             f"approximation answers, but {err}") from None
 
     def table(self, position, use_cache=True, progress=False):
-        """The endgame layer this position's turn reads (built and cached when missing)."""
+        """The endgame layer this position's turn reads (built and cached when missing); before
+        the endgame, the approximation's table."""
         from .endgame import endgame_layer
-        self._open_check(position)
+        approximated = self._approximated(position, lambda a: a.table(position, use_cache, progress))
+        if approximated is not None:
+            return approximated
         mine, theirs = self.reach(position)
         if mine == 1 and theirs == 0:
             return None                # the last turn reads the finished game
@@ -112,7 +144,9 @@ class Versus(AdviceObjective):
 
     def turn(self, position, table=None, use_cache=True, mean=None):
         from .endgame import turn_values
-        self._open_check(position)
+        approximated = self._approximated(position, lambda a: a.turn(position, table, use_cache, mean))
+        if approximated is not None:
+            return approximated
         space, mover, waiter = self._states(position)
         later, lanes = turn_values(space, mover, waiter, self.lead, use_cache)
         final = engine.box_values(space, later, np.array([mover]), lanes)
@@ -123,9 +157,8 @@ class Versus(AdviceObjective):
         """The layer to build when it is not cached and not small (yahtzee's (2, 1): about 2 min)."""
         from ..engine.cache import cache_path
         from .endgame import layer_kind, layer_values, RATE_SECONDS
-        if position is None:
-            return "", 0.0
-        self._open_check(position)
+        if position is None or self.answer_for(position) is not self:
+            return "", 0.0             # the approximation's table: seconds (refused when it would not be)
         mine, theirs = self.reach(position)
         if mine == 1 and theirs == 0 or not use_cache:
             return "", 0.0
