@@ -80,12 +80,15 @@ class BonusFirstLanes:
         return self.combine(scored.box_points + scored.upper_bonus + scored.yahtzee_bonus, later)
 
 
-def bonus_operator(rules: Rules) -> Operator:
+def bonus_operator(rules: Rules, compiled: bool = True) -> Operator:
     """Its backward operator for `table_solver.solve_table`: two lanes per state, every state
-    stored, per-state terminal values; the turn engine runs it (a lexicographic choice)."""
+    stored, per-state terminal values, a lexicographic choice; compiled, its combine as data
+    (the chance passes through: weight 1, shift 0; the tie-break lane gains the points),
+    else run by the turn engine (the reference)."""
     return Operator(BonusFirstLanes(rules.upper_bonus_threshold),
                     widths=lambda space, states: np.full(len(states), 2, np.int64),
-                    multiply=True, dense=True, per_state=True, compiled=False)
+                    multiply=True, dense=True, per_state=True, compiled=compiled,
+                    affine=lambda points: (np.ones(len(points)), np.zeros(len(points))))
 
 
 @dataclass
