@@ -47,7 +47,8 @@ __all__ = ["UpperBonus", "BonusFirstLanes", "BonusTable", "bonus_operator", "bon
 
 FORMAT = 1
 LATE_OPEN = 7   # open boxes at most for a position's own subgame table (a second or two), else the whole one
-SECONDS_PER_STATE = 6e-4   # the turn engine on two lanes: 240k yahtzee states in 2.6 min (2 cores, loaded)
+SECONDS_PER_STATE = 1e-5   # the compiled pair kernel: yahtzee-no-bonus's whole table in 2.0 s (2 cores, loaded;
+                           # benchmarks/lexicographic_table.py), plus a first compilation
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ class UpperBonus(AdviceObjective):
         if use_cache and cached_table(rules):
             return ("playing its policy forward", 10.0) if forward else ("", 0.0)
         states = int(StateSpace(rules).reachable.sum())
-        return f"solving the upper bonus table of {rules.name} (the turn engine)", states * SECONDS_PER_STATE
+        return f"solving the upper bonus table of {rules.name}", states * SECONDS_PER_STATE
 
     def ready(self, position):
         if position.rules.n_boxes - len(position.used) > LATE_OPEN and not cached_table(position.rules):

@@ -54,12 +54,12 @@ def _pair_block(states, first, second, s, t, pt, n_slots):
     slot_of = np.zeros((n_rolls, n_boxes), np.int64)
     spts, snxt = np.zeros(n_slots, np.int64), np.zeros(n_slots, np.int64)
     split = np.zeros((n_slots, 3), np.int64)
-    every, all_boxes = np.ones((n_rolls, n_boxes), np.bool_), np.arange(n_boxes)
-    alone = np.zeros(LANES, np.bool_)
+    scratch = (alw, slot_of, spts, snxt, split, np.ones((n_rolls, n_boxes), np.bool_), np.arange(n_boxes),
+               np.zeros(LANES, np.bool_))
     k1, k2 = w.rows[0], w.rows[1]
     for g in range(0, len(states), LANES):
         group = states[g:g + LANES]
-        _last_rolls(group, w, alw, slot_of, spts, snxt, split, every, all_boxes, alone, s, t, pt)
+        _last_rolls(group, w, scratch, s, t, pt)
         for stage in range(s.rolls_per_turn - 1):
             reroll_stage(w.rows, w.e1, w.e2, w.choice[stage], pt, pt.tie[0], s, t)
         off, inv = s.roll_offset, 1.0 / s.faces
@@ -73,10 +73,12 @@ def _pair_block(states, first, second, s, t, pt, n_slots):
 
 
 @njit(cache=True)
-def _last_rolls(group, w, alw, slot_of, spts, snxt, split, every, all_boxes, alone, s, t, pt):
+def _last_rolls(group, w, scratch, s, t, pt):
     """Each last roll's chosen box and pair into w.e1, w.e2 for up to LANES states (a short
     group repeats its last state): states without jokers share the score classes and choose
-    together (`last_roll8`), a state with jokers chooses over its own slots alone."""
+    together (`last_roll8`), a state with jokers chooses over its own slots alone. `scratch`:
+    one state's slots (`policy_turn._state_slots`), every (roll, box) allowed, the boxes, `alone`."""
+    alw, slot_of, spts, snxt, split, every, all_boxes, alone = scratch
     n, n_cls, K = len(group), len(pt.cls_box), pt.tie[0]
     alone[:] = False
     for v in range(n):
