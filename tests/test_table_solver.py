@@ -125,3 +125,14 @@ def test_a_compiled_lexicographic_operator_needs_its_combine_as_data():
     from yatzy_core.engine.table_solver import solve_table
     with pytest.raises(ValueError, match="affine"):
         solve_table(SPACE, _lexicographic_operator(compiled=True))
+
+
+def test_a_stop_asked_for_ends_a_lexicographic_solve():
+    from yatzy_core.objectives.bonus_first import bonus_table
+    request_stop()
+    try:
+        with pytest.raises(Stopped):
+            bonus_table(TINY, use_cache=False)
+    finally:
+        clear_stop()
+    assert round(bonus_table(TINY, use_cache=False).start_value, 4) == 0.6583     # and the next solve runs

@@ -11,9 +11,11 @@ bar of the states solved), the layout (each state's band of lanes and where it s
 `reference_table` runs the same layers through the turn engine (numpy, float64): the check of
 the compiled path on small games. The objective owns its operator: the full card's value per
 state (`turn.terminal_values`), a combine that sees the scored parts and its choice rule
-(`turn.Objective`); an operator the kernel cannot run (a lexicographic choice rule: the kernel
-takes its maxima lane by lane) says so (`compiled=False`) and `solve_table` runs the turn engine
-on the same layers and chunks, with the same progress and Ctrl-C.
+(`turn.Objective`). The target kernel takes its maxima lane by lane, so a lexicographic choice
+rule (two lanes chosen together) runs on the pair kernel instead (`compiled.policy_table`: the
+compiled policy's choices worked backwards), its combine given as data (`Operator.affine`),
+bit for bit the turn engine's; `compiled=False` runs the turn engine itself on the same layers
+and chunks, with the same progress and Ctrl-C.
 
 >>> from yatzy_core.game.rules import get_rules
 >>> from yatzy_core.objectives.targets import target_operator
