@@ -8,6 +8,12 @@ Upper bonus first's whole table (`bonus_first.bonus_operator`: P(bonus), then th
 of the rule set by both paths of `table_solver.solve_table`, alternated, --repeat times each (the
 kernel compiled first, untimed); prints the medians, the ratio new / old, the start pair and
 whether the two tables are bit for bit the same.
+
+Measured 2026-11-28 (2-core machine shared with seven other sessions, niced):
+  * yahtzee-no-bonus (524,288 states), load 2.6: turn engine 85.8 s, compiled 2.0 s (new/old 0.023,
+    44x); start P(bonus) 0.952220, mean 212.5786; bit for bit the same.
+  * yahtzee (1,048,576 states, jokers), load 5.6: turn engine 592.9 s, compiled 15.1 s (new/old 0.025,
+    39x); start P(bonus) 0.952220, mean 213.5635; bit for bit the same.
 """
 from __future__ import annotations
 

@@ -230,6 +230,8 @@ class MaxMean(AdviceObjective):
         return lambda a: a
 
     def play(self, rules, use_cache=True, progress=False):
+        """Its own pass, not the base class's: max-mean play's forward pass (`distribution`),
+        one row per state and no tie-break turn, which every other pass is checked against."""
         from .distribution import optimal_play
         return optimal_play(rules, use_cache=use_cache, progress=progress)
 
