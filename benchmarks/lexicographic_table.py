@@ -10,8 +10,9 @@ kernel compiled first, untimed); prints the medians, the ratio new / old, the st
 whether the two tables are bit for bit the same.
 
 Measured 2026-11-28 (2-core machine shared with seven other sessions, niced):
-  * yahtzee-no-bonus (524,288 states), load 2.6: turn engine 85.8 s, compiled 2.0 s (new/old 0.023,
-    44x); start P(bonus) 0.952220, mean 212.5786; bit for bit the same.
+  * yahtzee-no-bonus (524,288 states), medians of 3 alternated, load 3.1: turn engine 97.0 s,
+    compiled 1.0 s (new/old 0.010, 98x); a single run at load 2.6: 85.8 s and 2.0 s (44x); start
+    P(bonus) 0.952220, mean 212.5786; bit for bit the same.
   * yahtzee (1,048,576 states, jokers), load 5.6: turn engine 592.9 s, compiled 15.1 s (new/old 0.025,
     39x); start P(bonus) 0.952220, mean 213.5635; bit for bit the same.
 """
