@@ -235,3 +235,26 @@ def test_the_points_on_the_card_shift_the_distribution(tiny_targets):
     assert far[38:].sum() == pytest.approx(advise(position, objective=AtLeast(38, 13))[0].probability, abs=1e-9)
     with pytest.raises(ValueError, match="points 500 is more than this card can hold: at most 13"):
         target_position_distribution(position, tiny_targets, 525, points=500)
+
+
+@pytest.mark.parametrize("goal, dice, rolls_left", [(18, "12", 2), (25, "66", 0), (31, "15", 2), (60, "22", 1)])
+def test_a_goals_outlook_and_play_are_the_base_class_over_its_data(goal, dice, rolls_left):
+    """AtLeast and Beat keep no play or outlook of their own: the base class's, over the target
+    table, its need lanes' goal and its hopeless test, give the target pass's distribution bit for
+    bit (60 is out of reach: the best average's), and a whole game is `target_play`'s of its table."""
+    from yatzy_core.objectives.objective import AdviceObjective, Beat, MEAN
+    from yatzy_core.objectives.policy_play import target_play
+    from yatzy_core.objectives.targets import target_table
+    assert all(vars(cls).get(name) is None for cls in (AtLeast, Beat) for name in ("play", "outlook"))
+    position = Position.make(TINY, used={"ones"}, upper_total=1, dice=dice, rolls_left=rolls_left)
+    goal_now = AtLeast(goal, 1)
+    old = (MEAN.outlook(position, 1) if goal_now.hopeless(position) else
+           target_position_distribution(position, goal_now.table(position), goal, points=1))
+    for objective in (AtLeast(goal), Beat(goal - 1, points=7)):
+        assert type(objective).outlook is AdviceObjective.outlook
+        np.testing.assert_array_equal(objective.outlook(position, 1).probabilities, old.probabilities)
+    assert goal_now.hopeless(position) == (goal == 60)
+    if goal <= 45:
+        play = AtLeast(goal).play(TINY).distribution.probabilities
+        whole = target_play(target_table(TINY, goal), goal).distribution.probabilities
+        np.testing.assert_array_equal(play, whole)

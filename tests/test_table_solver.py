@@ -100,3 +100,39 @@ def test_per_state_terminal_values_reach_the_start():
     upper_only = TINY.with_(name="upper-only", boxes=TINY.boxes[:2], upper_bonus=0)
     reach = solve_targets(upper_only, 6).start_value[4]
     assert round(float(p), 4) == round(float(reach), 4) and 0 < p < 1
+
+
+def test_the_compiled_lexicographic_table_is_the_turn_engine_bit_for_bit():
+    """Upper bonus first (P(bonus), then this policy's mean) by the compiled pair kernel
+    (`policy_table`) and by the turn engine: the same bits on the tiny game and on a five-box
+    Yahtzee with the Yahtzee box (jokers and Yahtzee bonuses: states that choose alone)."""
+    from yatzy_core.engine.table_solver import solve_table
+    from yatzy_core.game.rules import get_rules
+    from yatzy_core.objectives.bonus_first import bonus_operator
+    yahtzee = get_rules("yahtzee")
+    five = yahtzee.with_(name="five-boxes", boxes=tuple(yahtzee.boxes[i] for i in (0, 2, 5, 11, 12)),
+                         upper_bonus_threshold=12)
+    for rules in (TINY, five):
+        space = StateSpace(rules)
+        reached = np.flatnonzero(space.reachable)
+        compiled = solve_table(space, bonus_operator(rules)).data.reshape(space.size, 2)
+        reference = reference_table(space, bonus_operator(rules, compiled=False))
+        np.testing.assert_array_equal(compiled[reached], reference[reached])
+    assert [round(float(x), 6) for x in compiled[space.index(0, 0)]] == [0.999953, 91.013016]
+
+
+def test_a_compiled_lexicographic_operator_needs_its_combine_as_data():
+    from yatzy_core.engine.table_solver import solve_table
+    with pytest.raises(ValueError, match="affine"):
+        solve_table(SPACE, _lexicographic_operator(compiled=True))
+
+
+def test_a_stop_asked_for_ends_a_lexicographic_solve():
+    from yatzy_core.objectives.bonus_first import bonus_table
+    request_stop()
+    try:
+        with pytest.raises(Stopped):
+            bonus_table(TINY, use_cache=False)
+    finally:
+        clear_stop()
+    assert round(bonus_table(TINY, use_cache=False).start_value, 4) == 0.6583     # and the next solve runs

@@ -11,9 +11,11 @@ bar of the states solved), the layout (each state's band of lanes and where it s
 `reference_table` runs the same layers through the turn engine (numpy, float64): the check of
 the compiled path on small games. The objective owns its operator: the full card's value per
 state (`turn.terminal_values`), a combine that sees the scored parts and its choice rule
-(`turn.Objective`); an operator the kernel cannot run (a lexicographic choice rule: the kernel
-takes its maxima lane by lane) says so (`compiled=False`) and `solve_table` runs the turn engine
-on the same layers and chunks, with the same progress and Ctrl-C.
+(`turn.Objective`). The target kernel takes its maxima lane by lane, so a lexicographic choice
+rule (two lanes chosen together) runs on the pair kernel instead (`compiled.policy_table`: the
+compiled policy's choices worked backwards), its combine given as data (`Operator.affine`),
+bit for bit the turn engine's; `compiled=False` runs the turn engine itself on the same layers
+and chunks, with the same progress and Ctrl-C.
 
 >>> from yatzy_core.game.rules import get_rules
 >>> from yatzy_core.objectives.targets import target_operator
@@ -40,8 +42,11 @@ from .chunked import for_each_chunk
 from .compiled.first_use import announce_compiling
 from .progress import bar as bar_of, progress_on
 from .compiled.layout import tables, vectorizing
+from .compiled.policy_table import pair_layer
+from .compiled.policy_turn import PolicyTables, n_slots_most, score_classes, span
 from .compiled.target_kernel import solve_states
-from .turn import Objective, terminal_values, turn_values
+from .basics import TIE
+from .turn import Lexicographic, Objective, choice_rule, terminal_values, turn_values
 
 __all__ = ["Operator", "Solved", "table_layout", "solve_table", "reference_table"]
 
@@ -60,7 +65,10 @@ class Operator:
     terminal: np.ndarray | None = None   # the full card's lanes, stored as they are (None: the kernel's
                                          # own: a full card's band is empty); `per_state`: `lanes`' own
     per_state: bool = False         # the full card's values differ by state (`turn.terminal_values`; dense only)
-    compiled: bool = True           # the kernel runs it (else the turn engine does: dense only)
+    compiled: bool = True           # a kernel runs it (else the turn engine does: dense only)
+    affine: Callable | None = None  # a lexicographic operator's primary lane as `policy_table` runs it: points
+                                    # p -> (weight, shift), weight[p] * primary(next) + shift[p]; its
+                                    # tie-break lane gains p (two lanes, dense, compiled)
 
 
 @dataclass
@@ -113,8 +121,11 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
     def engine(states):   # the turn engine on the lanes stored so far (dense rows)
         rows[states] = turn_values(space, rows, states, operator.lanes)
 
+    lexicographic = isinstance(choice_rule(operator.lanes), Lexicographic)
+    pairs = _Pairs(space, operator, rows) if operator.compiled and lexicographic else None
     if progress_on(progress) and operator.compiled:
-        announce_compiling("target_kernel.solve_states", "the target and risk tables' kernel", 40)
+        announce_compiling(*(("policy_table.pair_layer", "the lexicographic tables' kernel", 60) if pairs else
+                             ("target_kernel.solve_states", "the target and risk tables' kernel", 40)))
     full_card = terminal_values(operator.lanes, space) if operator.per_state else None
     with bar_of(sum(len(d) for _, d, _ in layers), desc, progress) as bar:
         for layer, distinct, reps in layers:
@@ -122,11 +133,41 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
             if full and (operator.terminal is not None or operator.per_state):
                 rows[layer] = full_card[layer] if operator.per_state else operator.terminal
                 bar.update(len(distinct))
-                continue
-            for_each_chunk(distinct, kernel if operator.compiled else engine, bar)
-            if operator.dense:
-                rows[layer] = rows[reps]
+            else:
+                for_each_chunk(distinct, pairs or (kernel if operator.compiled else engine), bar)
+                if operator.dense:
+                    rows[layer] = rows[reps]
+            if pairs:
+                pairs.done(layer)
     return Solved(band, offset, data, time.perf_counter() - start)
+
+
+class _Pairs:
+    """The compiled path of a lexicographic operator (`policy_table.pair_layer`) on `rows`' two
+    lanes: the kernel reads and writes two contiguous arrays, which the policy's data
+    (`PolicyTables`: primary, tie-break values, the operator's affine combine) point at."""
+
+    def __init__(self, space: StateSpace, operator: Operator, rows: np.ndarray):
+        if operator.affine is None or not operator.dense or rows.shape[1] != 2:
+            raise ValueError("operator: a compiled lexicographic operator needs two dense lanes and its "
+                             "affine (weight, shift) of the points; else compiled=False (the turn engine)")
+        self.s, self.t = tables(space.rules)
+        self.rows, self.first, self.second = rows, np.zeros(space.size), np.zeros(space.size)
+        weight, shift = operator.affine(np.arange(span(self.s, self.t)))
+        dummy, none = np.zeros(1), np.zeros(1, np.int64)
+        self.pt = PolicyTables(self.second, dummy, none, none, self.first, np.asarray(weight, np.float64),
+                               np.asarray(shift, np.float64), np.array([1.0, TIE]), np.zeros(1, np.int64),
+                               *score_classes(self.t.score))
+        self.most = n_slots_most(self.pt, self.t)
+
+    def __call__(self, states):
+        with vectorizing():
+            pair_layer(states, self.first, self.second, self.s, self.t, self.pt, self.most)
+        self.rows[states, 0], self.rows[states, 1] = self.first[states], self.second[states]
+
+    def done(self, layer):
+        """A layer's rows are final (its terminal, or copied from representatives): the kernel's too."""
+        self.first[layer], self.second[layer] = self.rows[layer, 0], self.rows[layer, 1]
 
 
 def reference_table(space: StateSpace, operator: Operator, within: int = 0) -> np.ndarray:

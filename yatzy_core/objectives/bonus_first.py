@@ -47,7 +47,8 @@ __all__ = ["UpperBonus", "BonusFirstLanes", "BonusTable", "bonus_operator", "bon
 
 FORMAT = 1
 LATE_OPEN = 7   # open boxes at most for a position's own subgame table (a second or two), else the whole one
-SECONDS_PER_STATE = 6e-4   # the turn engine on two lanes: 240k yahtzee states in 2.6 min (2 cores, loaded)
+SECONDS_PER_STATE = 1e-5   # the compiled pair kernel: yahtzee-no-bonus's whole table in 2.0 s (2 cores, loaded;
+                           # benchmarks/lexicographic_table.py), plus a first compilation
 
 
 @dataclass(frozen=True)
@@ -80,12 +81,15 @@ class BonusFirstLanes:
         return self.combine(scored.box_points + scored.upper_bonus + scored.yahtzee_bonus, later)
 
 
-def bonus_operator(rules: Rules) -> Operator:
+def bonus_operator(rules: Rules, compiled: bool = True) -> Operator:
     """Its backward operator for `table_solver.solve_table`: two lanes per state, every state
-    stored, per-state terminal values; the turn engine runs it (a lexicographic choice)."""
+    stored, per-state terminal values, a lexicographic choice; compiled, its combine as data
+    (the chance passes through: weight 1, shift 0; the tie-break lane gains the points),
+    else run by the turn engine (the reference)."""
     return Operator(BonusFirstLanes(rules.upper_bonus_threshold),
                     widths=lambda space, states: np.full(len(states), 2, np.int64),
-                    multiply=True, dense=True, per_state=True, compiled=False)
+                    multiply=True, dense=True, per_state=True, compiled=compiled,
+                    affine=lambda points: (np.ones(len(points)), np.zeros(len(points))))
 
 
 @dataclass
@@ -176,7 +180,7 @@ class UpperBonus(AdviceObjective):
         if use_cache and cached_table(rules):
             return ("playing its policy forward", 10.0) if forward else ("", 0.0)
         states = int(StateSpace(rules).reachable.sum())
-        return f"solving the upper bonus table of {rules.name} (the turn engine)", states * SECONDS_PER_STATE
+        return f"solving the upper bonus table of {rules.name}", states * SECONDS_PER_STATE
 
     def ready(self, position):
         if position.rules.n_boxes - len(position.used) > LATE_OPEN and not cached_table(position.rules):

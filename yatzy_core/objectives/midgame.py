@@ -120,7 +120,8 @@ def objective_position_distribution(where, objective, table, points: int = 0) ->
         turn, pick = objective.turn(position, table, mean=mean)
         return turn, pick, objective.tie_break(turn, mean)
     start = _policy_start(space, state, position, policy_turn)
-    return _shifted(policy_play(space, objective.policy_tables(table), start=start), points)
+    return _shifted(policy_play(space, objective.policy_tables(table), objective.lane_goal(table, points), start),
+                    points)
 
 
 def _where(where, rules, space, points, table="solution") -> tuple[int, Position | None]:

@@ -56,6 +56,7 @@ class AdviceObjective:
     label: ClassVar[str] = ""                # heads a column of its values (the explorer)
     saved_rolls: ClassVar[bool] = False      # advised in games with saved rolls too
     mean_play: ClassVar[bool] = False        # it is max-mean play (no tie-breaker turn, the optimal mean)
+    outlook_open: ClassVar[int | None] = None   # the most boxes open its outlook is computed from (None: any)
     # The state it needs: every table solves one state for all upper totals that can no longer
     # reach the bonus (`StateSpace.representatives` stores them as 0). That is exact only while
     # an objective's future depends on the upper total through the bonus alone (the points are
@@ -155,19 +156,36 @@ class AdviceObjective:
         primary values, weights, tie scale, tie-break values): data, never a mode."""
         raise NotImplementedError
 
+    def lane_goal(self, table, scored: int = 0) -> int:
+        """The points in all, counted from the `scored` points on the card, that the need lanes
+        of its policy play for (`policy_play`'s goal: a target table's); 0 for a state lane's."""
+        return 0
+
+    def with_points(self, scored: int) -> "AdviceObjective":
+        """This objective from a card holding `scored` points (a goal's need changes with them)."""
+        return self
+
     def play(self, rules: Rules, use_cache: bool = True, progress: bool = False):
         """The exact results (`OptimalPlay`) of a whole game played for this objective: the
-        compiled policy over `policy_tables` of `whole_table`."""
+        compiled policy over `policy_tables` of `whole_table` (need lanes: for `lane_goal`)."""
         from .policy_play import policy_play
         self.check(rules, whole_game=True)
         table = self.whole_table(rules, use_cache, progress)
-        return policy_play(table.space, self.policy_tables(table), progress=progress)
+        return policy_play(table.space, self.policy_tables(table), self.lane_goal(table), progress=progress)
 
     def outlook(self, position: Position, scored: int, use_cache: bool = True):
         """The final-score distribution from `position` with `scored` points on the card: the rest
-        of its turn by `turn` (ties by `tie_break`), later turns by the compiled policy."""
+        of its turn by `turn` (ties by `tie_break`), later turns by the compiled policy; when
+        every choice is hopeless (`hopeless`) the best average's; refused from more than
+        `outlook_open` boxes open."""
         from .midgame import objective_position_distribution
-        return objective_position_distribution(position, self, self.table(position, use_cache), scored)
+        aim = self.with_points(scored)
+        if aim.hopeless(position):
+            return MEAN.outlook(position, scored, use_cache)
+        if self.outlook_open is not None and position.rules.n_boxes - len(position.used) > self.outlook_open:
+            raise ValueError(f"the distribution of {self.words} is computed with {self.outlook_open} boxes open "
+                             "or fewer (from earlier it takes up to minutes): fill more boxes")
+        return objective_position_distribution(position, aim, aim.table(position, use_cache), scored)
 
     def work(self, rules: Rules, position: Position | None = None, use_cache: bool = True,
              forward: bool = False) -> tuple[str, float]:
@@ -212,6 +230,8 @@ class MaxMean(AdviceObjective):
         return lambda a: a
 
     def play(self, rules, use_cache=True, progress=False):
+        """Its own pass, not the base class's: max-mean play's forward pass (`distribution`),
+        one row per state and no tie-break turn, which every other pass is checked against."""
         from .distribution import optimal_play
         return optimal_play(rules, use_cache=use_cache, progress=progress)
 
@@ -237,6 +257,7 @@ class AtLeast(AdviceObjective):
         "enter the total to reach", 0, 2000, input=Input("goal", "Total", 0, 2000)),)
     on_card: ClassVar[bool] = True
     measure: ClassVar[str] = "probability"
+    outlook_open: ClassVar[int] = OUTLOOK_OPEN
 
     def __post_init__(self):
         whole_number("total", self.total), whole_number("points", self.points)
@@ -323,22 +344,23 @@ class AtLeast(AdviceObjective):
         need = self.need
         return lambda a: a[..., need]
 
-    def play(self, rules, use_cache=True, progress=False):
-        """A whole game from the empty card played for `total` (the card's `points` are not used)."""
-        from .policy_play import target_play
+    def whole_table(self, rules, use_cache=True, progress=False):
+        """A whole game's table answers `total` from the empty card (the card's `points` are not used)."""
         from .targets import target_table
-        return target_play(target_table(rules, self.total, use_cache=use_cache, progress=progress), self.total,
-                           progress=progress)
+        return target_table(rules, self.total, use_cache=use_cache, progress=progress)
 
-    def outlook(self, position, scored, use_cache=True):
-        from .midgame import target_position_distribution
-        goal = AtLeast(self.total, scored)
-        if goal.hopeless(position):
-            return MEAN.outlook(position, scored, use_cache)
-        if position.rules.n_boxes - len(position.used) > OUTLOOK_OPEN:
-            raise ValueError(f"the distribution of {self.words} is computed with {OUTLOOK_OPEN} boxes open "
-                             "or fewer (from earlier it takes up to minutes): fill more boxes")
-        return target_position_distribution(position, goal.table(position, use_cache), self.total, scored)
+    def policy_tables(self, table):
+        from .policy_play import policy_tables
+        return policy_tables(table.space, targets=table)
+
+    def lane_goal(self, table, scored=0):
+        goal = self.total - scored
+        if goal > table.n_max:
+            raise ValueError(f"goal must be at most the table's n_max {table.n_max}, got {goal}")
+        return goal
+
+    def with_points(self, scored):
+        return AtLeast(self.total, scored)
 
     def work(self, rules, position=None, use_cache=True, forward=False):
         from .tables import target_work

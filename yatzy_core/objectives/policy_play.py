@@ -71,7 +71,7 @@ def policy_tables(space: StateSpace, primary: np.ndarray | None = None, theta: f
     TIE on the certainty-equivalent scale of theta (theta = 0: the plain one); with `targets`
     the lanes are the target table's needs instead. Ties are broken by p + tie_break[next]
     (default: the max-mean values)."""
-    mean = solution_for(space.rules, None, progress=False).values
+    mean = solution_for(space.rules, None, progress=False).values if primary is None or tie_break is None else None
     s, t = tables(space.rules)
     n = span(s, t)
     weight, ratio = exp_weights(float(theta), n)
