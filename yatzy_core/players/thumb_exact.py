@@ -35,7 +35,7 @@ from .thumb import KEEP, DecisionList, Rule, View, decide, on_pace
 from .thumb_catalogue import catalogue
 from ..engine.turn import box_values, evaluate
 
-__all__ = ["Play", "OptimalPolicy", "exact_play", "list_values", "Positions", "optimal_positions", "own_positions",
+__all__ = ["Play", "OptimalPolicy", "ListPlayer", "exact_play", "list_values", "Positions", "optimal_positions", "own_positions",
            "look_ahead", "learn", "prune", "ablation"]
 
 CHUNK = 1024   # contexts whose turn tables are held at once
@@ -108,7 +108,7 @@ def look_ahead(rules: Rules, values) -> OptimalPolicy:
     return OptimalPolicy(_Values(rules, np.asarray(values, dtype=np.float64)))
 
 
-class _ListPlayer:
+class ListPlayer:
     """A decision list as a player for `policy_iteration.evaluate_policy`: its choices in a block
     of states are asked once per distinct (used boxes, pace) context of the block."""
 
@@ -138,7 +138,7 @@ def list_values(dl: DecisionList, progress: bool = False) -> np.ndarray:
     >>> round(float(list_values(only_chance)[0]), 6)          # the module's example, backwards
     18.760681
     """
-    return evaluate_policy(_ListPlayer(dl), progress)
+    return evaluate_policy(ListPlayer(dl), progress)
 
 
 def _context_tables(space, policy, masks, classes):
