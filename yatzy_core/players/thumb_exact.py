@@ -244,6 +244,20 @@ class Positions:
         return sum(float((self.weights[j] * self.loss(j, decide(dl, self.view(j), memo)[0])).sum())
                    for j in range(self.rules.rolls_per_turn))
 
+    def loss_by_game(self, dl: DecisionList, memo: dict | None = None) -> np.ndarray:
+        """(games,) the points each game's positions give up under the list, as `loss_of` judges
+        them: their mean is `loss_of`, their spread gives its standard error.
+
+        >>> rules = get_rules("yahtzee-no-bonus")
+        >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
+        >>> optimal_positions(chance, games=3).loss_by_game(DecisionList(chance)).round(6)   # one turn each
+        array([4.143773, 4.143773, 4.143773])
+        """
+        per_state = sum((self.weights[j] * self.loss(j, decide(dl, self.view(j), memo)[0])).sum(axis=1)
+                        for j in range(self.rules.rolls_per_turn)) * self.games
+        game = np.arange(len(self.states)) % self.games          # the states are turn by turn, game by game
+        return np.bincount(game, weights=per_state, minlength=self.games)
+
 
 def optimal_positions(rules: str | Rules, games: int = 200, seed: int = 0) -> Positions:
     """The turn starts of `games` seeded optimal games, with the optimal turn at each."""
