@@ -26,14 +26,20 @@ from ..players.policy_iteration import LookAhead, UnderRules, evaluate_policy
 from .games import _small_game as small_game, _value_case, open_states
 from .report import TIME_LIMIT, Report, function, run
 
-__all__ = ["old_policy_table", "check_old_policy_value"]
+__all__ = ["old_policy_table", "policy_table", "check_old_policy_value"]
 
 
 def old_policy_table(old: Rules) -> dict:
     """The optimal policy of the small game `old` as plain data: {(frozenset of open boxes, sorted
     dice, rerolls left): the sorted dice kept (rerolls left > 0) or the box name written (0)}."""
     rules = small_game(old)
-    player = LookAhead(rules, solve(rules, progress=False, backend="numpy").values, "old optimal")
+    return policy_table(LookAhead(rules, solve(rules, progress=False, backend="numpy").values, "old optimal"))
+
+
+def policy_table(player) -> dict:
+    """Every choice of a deterministic `player` (one with `turn_choices`) of a small game as plain
+    data, keyed like `old_policy_table`: chapter 9's and chapter 11's labs hand a policy in this way."""
+    rules = small_game(player.rules)
     space, dice = StateSpace(rules), rules.dice
     table = {}
     for open_, used, _ in open_states(rules):

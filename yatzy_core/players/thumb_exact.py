@@ -35,7 +35,7 @@ from .thumb import KEEP, DecisionList, Rule, View, decide, on_pace
 from .thumb_catalogue import catalogue
 from ..engine.turn import box_values, evaluate
 
-__all__ = ["Play", "OptimalPolicy", "exact_play", "list_values", "Positions", "optimal_positions", "own_positions",
+__all__ = ["Play", "OptimalPolicy", "ListPlayer", "exact_play", "list_values", "Positions", "optimal_positions", "own_positions",
            "look_ahead", "learn", "prune", "ablation"]
 
 CHUNK = 1024   # contexts whose turn tables are held at once
@@ -108,7 +108,7 @@ def look_ahead(rules: Rules, values) -> OptimalPolicy:
     return OptimalPolicy(_Values(rules, np.asarray(values, dtype=np.float64)))
 
 
-class _ListPlayer:
+class ListPlayer:
     """A decision list as a player for `policy_iteration.evaluate_policy`: its choices in a block
     of states are asked once per distinct (used boxes, pace) context of the block."""
 
@@ -138,7 +138,7 @@ def list_values(dl: DecisionList, progress: bool = False) -> np.ndarray:
     >>> round(float(list_values(only_chance)[0]), 6)          # the module's example, backwards
     18.760681
     """
-    return evaluate_policy(_ListPlayer(dl), progress)
+    return evaluate_policy(ListPlayer(dl), progress)
 
 
 def _context_tables(space, policy, masks, classes):
@@ -243,6 +243,20 @@ class Positions:
         choice judged alone with optimal play after it (the weighted loss `learn` minimises)."""
         return sum(float((self.weights[j] * self.loss(j, decide(dl, self.view(j), memo)[0])).sum())
                    for j in range(self.rules.rolls_per_turn))
+
+    def loss_by_game(self, dl: DecisionList, memo: dict | None = None) -> np.ndarray:
+        """(games,) the points each game's positions give up under the list, as `loss_of` judges
+        them: their mean is `loss_of`, their spread gives its standard error.
+
+        >>> rules = get_rules("yahtzee-no-bonus")
+        >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
+        >>> optimal_positions(chance, games=3).loss_by_game(DecisionList(chance)).round(6)   # one turn each
+        array([4.143773, 4.143773, 4.143773])
+        """
+        per_state = sum((self.weights[j] * self.loss(j, decide(dl, self.view(j), memo)[0])).sum(axis=1)
+                        for j in range(self.rules.rolls_per_turn)) * self.games
+        game = np.arange(len(self.states)) % self.games          # the states are turn by turn, game by game
+        return np.bincount(game, weights=per_state, minlength=self.games)
 
 
 def optimal_positions(rules: str | Rules, games: int = 200, seed: int = 0) -> Positions:
