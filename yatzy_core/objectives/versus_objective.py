@@ -27,7 +27,7 @@ from ..game.states import StateSpace
 from .objective import AdviceObjective
 from .opponent_card import CARD_HELP, OpponentCard
 from .outscore import Outscore
-from .registry import Parameter, registered
+from .registry import Input, Parameter, registered
 
 __all__ = ["Versus"]
 
@@ -44,9 +44,11 @@ class Versus(AdviceObjective):
     parameters: ClassVar[tuple] = (
         Parameter("opponent", OpponentCard, "--versus", "CARD",
                   "{ranks} the chance to beat the opponent whose card is CARD: " + CARD_HELP,
-                  "enter the opponent's card (--versus)", parse=OpponentCard.parse),
+                  "enter the opponent's card (--versus)", parse=OpponentCard.parse,
+                  input=Input("card", "Their card", text=True, placeholder="used=ones,chance;upper=3")),
         Parameter("lead", int, "--lead", "N", "your points minus the opponent's, bonuses included (with --versus)",
-                  "enter the lead: your points minus the opponent's (--lead)", -5000, 5000),
+                  "enter the lead: your points minus the opponent's (--lead)", -5000, 5000,
+                  input=Input("lead", "Your lead", -5000, 5000)),
     )
     measure: ClassVar[str] = "probability"
     label: ClassVar[str] = "P(win) + ½P(tie)"
