@@ -100,6 +100,9 @@ def test_no_outlook_is_drawn_for_versus_a_line_says_why(explorer):
     coach.outlook.play_w.value = "versus"                              # a new pass for the policy chosen
     assert coach.outlook.wait(60) and coach.outlook.distribution is None
     assert coach.outlook.chance_w.value == f"<i>{NO_OUTLOOK}</i>"
+    coach.outlook.card_w.value = "upper=lots"                          # a bad card: its one line instead
+    assert coach.outlook.wait(60) and coach.outlook.distribution is None
+    assert coach.outlook.chance_w.value == "<i>upper total must be a whole number, got &#x27;lots&#x27;</i>"
 
 
 def test_the_model_ranks_a_small_game_exactly_and_labels_the_approximation(private_cache):
