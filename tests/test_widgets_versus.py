@@ -12,7 +12,7 @@ from yatzy_core.engine.position import Position
 from yatzy_core.game.rules import get_rules
 from yatzy_core.objectives.opponent_card import OpponentCard
 from yatzy_core.objectives.outscore import Outscore
-from yatzy_core.objectives.registry import slot_values
+from yatzy_core.objectives.registry import objective_class, slot_values
 from yatzy_core.ui.objective_inputs import menu
 from yatzy_core.ui.play_for import objective_rows, ranking_note
 from yatzy_core.ui.widgets import Explorer
@@ -50,7 +50,8 @@ def test_versus_is_offered_with_a_card_box_and_a_signed_lead(explorer):
     assert shown == {"goal": "none", "theta": "none", "card": "", "lead": ""}
     assert (explorer.card_text_w.description, explorer.lead_w.description) == ("Their card", "Your lead")
     assert explorer.card_text_w.placeholder == "used=ones,chance;upper=3"
-    assert (explorer.lead_w.min, explorer.lead_w.max) == (-5000, 5000)
+    lead = objective_class("versus").parameters[1]                    # the box takes the flag's range
+    assert (explorer.lead_w.min, explorer.lead_w.max) == (lead.low, lead.high) and lead.low < 0
     coach = CoachApp("yatzy", seed=2, outlook=False)
     assert "versus" in [key for _, key in coach.outlook.play_w.options]
     coach.outlook.play_w.value = "versus"
