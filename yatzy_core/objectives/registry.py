@@ -5,8 +5,9 @@ everything that offers objectives to people is generated from it.
 `cli.args.chosen_objective`) and the explorer's and the coach's "Play for" menus and inputs
 (`ui.objective_inputs`) read `REGISTRY`; none of them names an objective. A parameter may be of
 any shape: a number (`int`, `float`: the CLI checks its range, a widget asks for it), or a
-structured value (a whole opponent card and a lead, say) that parses its own flag text
-(`Parameter.parse`) and has no widget (`input=None`: offered on the command line only).
+structured value (a whole opponent card, say) that parses its own flag text (`Parameter.parse`):
+the widgets ask for that text in a text box (`Input(text=True)`) and parse it the same way, or
+not at all (`input=None`: offered on the command line only).
 
 >>> from yatzy_core.objectives.objective import AtLeast
 >>> [p.flag for p in objective_class("beat").parameters], objective_class("reach") is AtLeast
@@ -28,16 +29,19 @@ __all__ = ["Input", "Parameter", "REGISTRY", "registered", "objective_class", "o
 
 @dataclass(frozen=True)
 class Input:
-    """How the explorer and the coach ask for a parameter: one of their input slots, "goal" (a
-    whole-number box) or "theta" (a slider); objectives whose numbers mean alike share a slot (a
-    total to reach and a score to beat), so switching between them keeps what was typed."""
+    """How the explorer and the coach ask for a parameter: one of their input slots, "goal" or
+    "lead" (whole-number boxes), "theta" (a slider) or "card" (a text box for a structured value,
+    read by the parameter's `parse`); objectives whose values mean alike share a slot (a total to
+    reach and a score to beat), so switching between them keeps what was typed."""
 
-    slot: str              # "goal" or "theta" (ui.objective_inputs.SLOTS)
+    slot: str              # one of ui.objective_inputs.SLOTS
     label: str             # the input's description while this objective is chosen
-    low: float             # the input's range and step (a slider's; a box's bounds)
-    high: float
+    low: float = 0         # the input's range and step (a slider's; a box's bounds; unused for text)
+    high: float = 0
     step: float = 1
     refused: tuple = ()    # (value, why) pairs the input may show but the objective cannot take
+    text: bool = False     # a text box whose text `Parameter.parse` reads (ValueError: shown as one line)
+    placeholder: str = ""  # what an empty text box shows (an example of the syntax)
 
 
 @dataclass(frozen=True)
@@ -99,9 +103,13 @@ def offered() -> dict[str, str]:
 
 
 def slot_values(key: str, slots: dict) -> dict:
-    """The keywords of objective `key` read from the widgets' input slots {slot: value}.
+    """The keywords of objective `key` read from the widgets' input slots {slot: value}; a text
+    slot's value is parsed by its parameter (ValueError saying what is wrong with the text).
 
     >>> slot_values("beat", {"goal": 223, "theta": 0.05}), slot_values("mean", {"goal": 223})
     ({'score': 223}, {})
+    >>> slot_values("versus", {"card": "used=chance;upper=3", "lead": -4})
+    {'opponent': OpponentCard(used=('chance',), upper_total=3, yahtzee_bonus=False), 'lead': -4}
     """
-    return {p.name: slots[p.input.slot] for p in objective_class(key).parameters if p.input}
+    return {p.name: p.parse(slots[p.input.slot]) if p.input.text else slots[p.input.slot]
+            for p in objective_class(key).parameters if p.input}

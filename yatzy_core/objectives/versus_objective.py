@@ -27,7 +27,7 @@ from ..game.states import StateSpace
 from .objective import AdviceObjective
 from .opponent_card import CARD_HELP, OpponentCard
 from .outscore import Outscore
-from .registry import Parameter, registered
+from .registry import Input, Parameter, registered
 
 __all__ = ["Versus"]
 
@@ -44,9 +44,11 @@ class Versus(AdviceObjective):
     parameters: ClassVar[tuple] = (
         Parameter("opponent", OpponentCard, "--versus", "CARD",
                   "{ranks} the chance to beat the opponent whose card is CARD: " + CARD_HELP,
-                  "enter the opponent's card (--versus)", parse=OpponentCard.parse),
+                  "enter the opponent's card (--versus)", parse=OpponentCard.parse,
+                  input=Input("card", "Their card", text=True, placeholder="used=ones,chance;upper=3")),
         Parameter("lead", int, "--lead", "N", "your points minus the opponent's, bonuses included (with --versus)",
-                  "enter the lead: your points minus the opponent's (--lead)", -5000, 5000),
+                  "enter the lead: your points minus the opponent's (--lead)", -5000, 5000,
+                  input=Input("lead", "Your lead", -5000, 5000)),
     )
     measure: ClassVar[str] = "probability"
     label: ClassVar[str] = "P(win) + ½P(tie)"
@@ -87,6 +89,9 @@ class Versus(AdviceObjective):
         if rules.saved_rolls:
             raise ValueError(f"objective: the two-player tables do not play saved rolls ({rules.name!r})")
         self.opponent.state(StateSpace(rules))
+
+    def outlook(self, position, scored, use_cache=True):
+        raise ValueError("objective versus: no final-score outlook (it ranks choices by the chance to win only)")
 
     def _states(self, position: Position) -> tuple[StateSpace, int, int]:
         space = StateSpace(position.rules)

@@ -47,15 +47,17 @@ def game_distribution(game) -> ScoreDistribution:
     return position_distribution(game.position, game.solution, points=game.total)
 
 
-def game_outlook(game, objective: str = "mean", goal: int = DEFAULT_TARGET,
-                 theta: float = 0.05) -> tuple[ScoreDistribution, str]:
+def game_outlook(game, objective: str = "mean", goal: int = DEFAULT_TARGET, theta: float = 0.05,
+                 card: str = "", lead: int = 0) -> tuple[ScoreDistribution, str]:
     """The final-score distribution of a `coach.Game` from where it stands under the policy of
     `objective` (a registered key, its parameters read from the inputs: `goal` a total or a score
-    to beat, `theta` a risk appetite), and the words for that policy (`play_for.policy_outlook`);
-    ValueError with the reason when it is refused."""
+    to beat, `theta` a risk appetite, `card` and `lead` an opponent's), and the words for that
+    policy (`play_for.policy_outlook`); ValueError with the reason when it is refused (an
+    objective with no final-score outlook says so in one line)."""
     if game.over:
         return game_distribution(game), "game over"
-    return policy_outlook(game.position, objective, game.total, **slot_values(objective, {"goal": goal, "theta": theta}))
+    slots = {"goal": goal, "theta": theta, "card": card, "lead": lead}
+    return policy_outlook(game.position, objective, game.total, **slot_values(objective, slots))
 
 
 def _check_target(target) -> int:
@@ -95,16 +97,21 @@ class Outlook:
         self.target_w.add_class(f"{css}-target")
         self.theta_w = slot_widget("theta", 0.05, "Risk θ", width="260px", display="none")
         self.theta_w.add_class(f"{css}-theta")
+        self.card_w = slot_widget("card", "", "Their card", width="320px", display="none")
+        self.card_w.add_class(f"{css}-opponent-card")
+        self.lead_w = slot_widget("lead", 0, "Your lead", width="160px", display="none")
+        self.lead_w.add_class(f"{css}-lead")
         self.chance_w = W.HTML("")
         self.chance_w.add_class(f"{css}-chance")
-        boxes = W.HBox([self.play_w, self.target_w, self.theta_w],
+        boxes = W.HBox([self.play_w, self.target_w, self.theta_w, self.card_w, self.lead_w],
                        layout=W.Layout(flex_flow="row wrap", display=None if controls else "none"))
         self.widget = W.VBox([boxes, self.chance_w, self.plot_w],
                              layout=W.Layout(max_width="100%", overflow="hidden"))
         self.widget.add_class(f"{css}-outlook")
         self.target_w.observe(lambda _: self._target_changed(), "value")
         self.play_w.observe(lambda _: self._policy_changed(), "value")
-        self.theta_w.observe(lambda _: self._policy_changed(), "value")
+        for widget in (self.theta_w, self.card_w, self.lead_w):
+            widget.observe(lambda _: self._policy_changed(), "value")
         self._lock, self.shown, self.game = threading.Lock(), 0, None
 
     @property
@@ -121,14 +128,15 @@ class Outlook:
     @property
     def slots(self) -> dict:
         """The values of the objective inputs (`objective_inputs.SLOTS`)."""
-        return {"goal": int(self.target_w.value), "theta": float(self.theta_w.value)}
+        return {"goal": int(self.target_w.value), "theta": float(self.theta_w.value),
+                "card": self.card_w.value, "lead": int(self.lead_w.value)}
 
     def show(self, game) -> None:
         """Compute the distribution of the policy played from the game's position on the
         worker, then draw it (a refusal is shown instead, the plot left empty)."""
         self.game = game = copy.copy(game)    # position and total as they are now
-        how = (self.objective, int(self.target_w.value), float(self.theta_w.value))
-        self.run(lambda: game_outlook(game, *how), at_once=game.over)
+        objective, slots = self.objective, self.slots
+        self.run(lambda: game_outlook(game, objective, **slots), at_once=game.over)
 
     def run(self, compute, target: int | None = None, at_once: bool = False) -> None:
         """Draw `compute()` = (distribution, policy words) once the worker has it (`at_once`:
@@ -164,7 +172,8 @@ class Outlook:
         return self.latest.wait(timeout)
 
     def _policy_changed(self) -> None:
-        show_slots(self.objective, {"goal": self.target_w, "theta": self.theta_w}, idle={"goal": "Target"})
+        show_slots(self.objective, {"goal": self.target_w, "theta": self.theta_w, "card": self.card_w,
+                                    "lead": self.lead_w}, idle={"goal": "Target"})
         if self.game is not None:
             self.show(self.game)
 

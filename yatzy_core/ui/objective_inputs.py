@@ -1,7 +1,8 @@
 """The "Play for" menu and the inputs of the explorer and the coach, generated from the registry.
 
 Each widget page holds one input per slot (`SLOTS`: a whole-number box for totals and scores, a
-slider for a risk appetite), shared by the objectives whose parameters read it
+slider for a risk appetite, a text box for a structured value such as an opponent's card, whose
+parameter parses it, and a signed whole-number box for a lead), shared by the objectives whose parameters read it
 (`registry.Input.slot`); choosing an objective labels the inputs it reads and hides the rest.
 No objective is named here: a registered one appears in the menus with its inputs.
 
@@ -9,6 +10,8 @@ No objective is named here: a registered one appears in the menus with its input
 [('best average', 'mean'), ('reach a total', 'reach')]
 >>> labels("beat"), labels("risk")
 ({'goal': 'Score to beat'}, {'theta': 'Risk θ'})
+>>> slot_widget("card", "", "Their card").placeholder
+'used=ones,chance;upper=3'
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from ..objectives.registry import REGISTRY, Input, offered
 
 __all__ = ["SLOTS", "menu", "slot_input", "slot_widget", "labels", "show_slots"]
 
-SLOTS = ("goal", "theta")   # the inputs a page holds: a whole-number box, a slider
+SLOTS = ("goal", "theta", "card", "lead")   # the inputs a page holds (see the module)
 
 
 def menu() -> list[tuple[str, str]]:
@@ -33,8 +36,12 @@ def slot_input(slot: str) -> Input:
 
 def slot_widget(slot: str, value, description: str, high: float | None = None, **layout) -> W.Widget:
     """The widget of `slot`: a bounded whole-number box, or a slider that updates on release;
-    `high` widens the box beyond the parameters' range (the coach's target for the chance shown)."""
+    `high` widens the box beyond the parameters' range (the coach's target for the chance shown);
+    a text slot is a text box that reports its text when Enter is pressed or it loses focus."""
     spec = slot_input(slot)
+    if spec.text:
+        return W.Text(value=value, description=description, placeholder=spec.placeholder,
+                      continuous_update=False, layout=W.Layout(**layout))
     if slot == "theta":
         return W.FloatSlider(value=value, min=spec.low, max=spec.high, step=spec.step, description=description,
                              readout_format=".3f", continuous_update=False, layout=W.Layout(**layout))

@@ -25,7 +25,8 @@ from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..engine.turn import TIE
 from ..objectives.distribution import ScoreDistribution
 
-__all__ = ["Shown", "mean_rows", "objective_rows", "play_for", "policy_outlook", "shown_total"]
+__all__ = ["Shown", "answering", "mean_rows", "objective_rows", "play_for", "policy_outlook", "ranking_note",
+           "shown_total"]
 
 
 
@@ -61,11 +62,29 @@ def objective_rows(position: Position, objective: str, scored: int | None = None
     answered here (points unknown, a whole table not cached)."""
     goal = play_for(position, objective, scored, **values)
     ranked = advise(position, objective=goal)
+    answer = answering(goal, position)        # an approximation heads its rows with its own label
+    if answer is not goal:
+        return ranked, _with_losses([(a.label, a.value) for a in ranked]), answer.label
     if goal.measure == "certainty_equivalent":   # points still to come: shown as a final score when known
         what = "final score" if scored is not None else "points still to come"
         return (ranked, _with_losses([(a.label, a.value + (scored or 0)) for a in ranked]),
                 f"{goal.label} ({what})")
     return ranked, _with_losses([(a.label, a.value) for a in ranked]), goal.label
+
+
+def answering(goal: AdviceObjective, position: Position) -> AdviceObjective:
+    """The objective that answers `position` for `goal`: itself, or the approximation it hands a
+    position over to (two-player play before the endgame tables: `answer_for`)."""
+    answer_for = getattr(goal, "answer_for", None)
+    return goal if answer_for is None else answer_for(position)
+
+
+def ranking_note(position: Position, objective: str, scored: int | None = None, **values) -> str:
+    """The line under a ranking that says it is an approximation and what that loses ("" when
+    the objective answers `position` itself); ValueError as `play_for` refuses."""
+    goal = play_for(position, objective, scored, **values)
+    answer = answering(goal, position)
+    return "" if answer is goal else answer.aim()
 
 
 def play_for(position: Position, objective: str, scored: int | None = None, **values) -> AdviceObjective:
@@ -80,7 +99,7 @@ def play_for(position: Position, objective: str, scored: int | None = None, **va
         whole_number("scored", scored)
     for p in kind.parameters:
         if p.kind is int and values.get(p.name) is not None:
-            whole_number(p.name, values[p.name])
+            whole_number(p.name, values[p.name], 0 if p.low is None else int(p.low))   # a lead may be < 0
         for value, why in (p.input.refused if p.input else ()):
             if values.get(p.name) == value:
                 raise ValueError(why)

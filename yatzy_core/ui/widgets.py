@@ -39,14 +39,14 @@ from .dice_widget import DiceTable
 from .fitted_figure import fitted
 from ..objectives.registry import REGISTRY, slot_values, titles
 from .objective_inputs import menu, show_slots, slot_widget
-from .play_for import Shown, mean_rows, objective_rows, policy_outlook, shown_total
+from .play_for import Shown, mean_rows, objective_rows, policy_outlook, ranking_note, shown_total
 from .scorecard import box_label
 
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",
            "publish", "wrapping"]
 
 INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored",
-          "objective", "goal", "theta")
+          "objective", "goal", "theta", "card", "lead")
 BEST_COLOUR, OTHER_COLOUR = "#2ca02c", "#9bb7d4"
 TABLE_CSS = ("<style>.yc-rank-table{border-collapse:collapse;font-family:sans-serif;font-size:13px}"
              ".yc-rank-table td,.yc-rank-table th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"
@@ -133,6 +133,8 @@ class Explorer(HasTraits):
     objective = Unicode("mean")            # a registered objective's key: what the choices are ranked by
     goal = Int(250)                        # the "goal" slot: the total to reach, or the score to beat
     theta = Float(-0.02)                   # the "theta" slot: the risk appetite (< 0 cautious, > 0 bold)
+    card = Unicode("")                     # the "card" slot: an opponent's card as text (its parameter parses it)
+    lead = Int(0)                          # the "lead" slot: your points minus the opponent's
     top = Int(10)                          # choices in the bar chart
 
     position = Instance(Position, allow_none=True)
@@ -140,6 +142,7 @@ class Explorer(HasTraits):
     choices = List()                       # ranked for the objective (`Advice`)
     rows = List()                          # the choices as shown (`objectives.Shown`)
     message = Unicode("")
+    note = Unicode("")                     # says the ranking is an approximation, and what it loses
 
     def __init__(self, seed=0, **params):
         super().__init__()
@@ -210,14 +213,16 @@ class Explorer(HasTraits):
         except ValueError as err:
             position, advice, message = None, [], f"Impossible position: {err}"
         choices, rows, self.heading = advice, mean_rows(advice, self.scored), value_heading(self.scored)
+        note = ""
         if position is not None and not getattr(REGISTRY.get(self.objective), "mean_play", False):
             try:
-                choices, rows, self.heading = objective_rows(position, self.objective, self.scored,
-                                                             **slot_values(self.objective, self.slots))
+                values = slot_values(self.objective, self.slots)
+                choices, rows, self.heading = objective_rows(position, self.objective, self.scored, **values)
+                note = ranking_note(position, self.objective, self.scored, **values)
             except ValueError as err:    # shown; the best-average ranking stays on screen
                 message = f"{titles().get(self.objective, self.objective)}: {err}"
-        self.position, self.advice, self.choices, self.rows, self.message = (
-            position, advice, choices, rows, message)
+        self.position, self.advice, self.choices, self.rows, self.message, self.note = (
+            position, advice, choices, rows, message, note)
         self._render()
         self._show_outlook(position)
 
@@ -233,7 +238,7 @@ class Explorer(HasTraits):
     @property
     def slots(self) -> dict:
         """The values of the objective inputs (`objective_inputs.SLOTS`)."""
-        return {"goal": self.goal, "theta": self.theta}
+        return {"goal": self.goal, "theta": self.theta, "card": self.card, "lead": self.lead}
 
     # -- readable results
     @property
@@ -297,6 +302,8 @@ class Explorer(HasTraits):
         self.objective_w = classed(W.Dropdown(options=menu(), description="Play for"), "yc-objective")
         self.goal_w = classed(slot_widget("goal", 250, "Total", width="160px"), "yc-goal")
         self.theta_w = classed(slot_widget("theta", -0.02, "Risk θ"), "yc-theta")
+        self.card_text_w = classed(slot_widget("card", "", "Their card", width="320px"), "yc-opponent-card")
+        self.lead_w = classed(slot_widget("lead", 0, "Your lead", width="160px"), "yc-lead")
         self.message_w = classed(W.HTML(), "yc-message")
         self.outlook = Outlook(on_error=self.out.capture()(reraise), controls=False, css="yc-explorer")
         self.best_w = classed(W.HTML(), "yc-best")
@@ -312,7 +319,7 @@ class Explorer(HasTraits):
             wrapping(self.dice_table, self.dice_text, self.roll_w),
             W.HTML("<b>Score card</b> (click a box to mark it used)"), self.card_w,
             wrapping(self.upper_w, self.bonus_w, self.scored_w, self.play_w),
-            wrapping(self.objective_w, self.goal_w, self.theta_w),
+            wrapping(self.objective_w, self.goal_w, self.theta_w, self.card_text_w, self.lead_w),
             self.message_w, self.best_w,
             wrapping(self.table_w, chart, reverse=True), self.outlook.widget, self.out])
         self.widget.add_class("yc-explorer")
@@ -331,6 +338,8 @@ class Explorer(HasTraits):
         on(self.objective_w, "objective")
         on(self.goal_w, "goal")
         on(self.theta_w, "theta")
+        on(self.card_text_w, "card")
+        on(self.lead_w, "lead")
         self.scored_w.observe(capture(self._on_scored), "value")
         self.roll_w.on_click(capture(lambda _: self.roll()))
         self.play_w.on_click(capture(lambda _: self.play_best()))
@@ -382,7 +391,8 @@ class Explorer(HasTraits):
         digits = 4 if heading.startswith("P(") else 2
         self.best_w.value = ("" if best is None else
                              f"<b>Best: {html.escape(best.text)}</b> &mdash; {html.escape(heading)}: "
-                             f"{self.rows[0].value:.{digits}f}")
+                             f"{self.rows[0].value:.{digits}f}"
+                             + (f"<br><small>{html.escape(self.note)}</small>" if self.note else ""))
         self.table_w.value = rows_table(self.rows, heading, digits)
         labels, values, colours, xrange = rows_bars(self.rows, self.top)
         what = "keepers" if best is None or best.action == "keep" else "boxes"
@@ -414,4 +424,6 @@ class Explorer(HasTraits):
         keys = [key for _, key in menu()]
         self.objective_w.value = self.objective if self.objective in keys else keys[0]
         self.goal_w.value, self.theta_w.value = min(max(self.goal, self.goal_w.min), self.goal_w.max), self.theta
-        show_slots(self.objective, {"goal": self.goal_w, "theta": self.theta_w}, shown="")
+        self.card_text_w.value, self.lead_w.value = self.card, min(max(self.lead, self.lead_w.min), self.lead_w.max)
+        show_slots(self.objective, {"goal": self.goal_w, "theta": self.theta_w, "card": self.card_text_w,
+                                    "lead": self.lead_w}, shown="")
