@@ -104,6 +104,14 @@ def test_positions_outside_the_tables_go_to_the_approximation_in_one_place(monke
         Versus(OpponentCard(used=frozenset({"fives"})), 0).check(GAMES["forced"])
 
 
+def test_no_final_score_outlook_is_promised_in_one_line():
+    late = Position.make(GAMES["forced"], used=("ones",), dice="12", rolls_left=0)
+    for position in (late, Position.make("yahtzee", dice="12345")):           # inside and beyond the tables
+        with pytest.raises(ValueError, match=r"^objective versus: no final-score outlook \(it ranks choices by "
+                                             r"the chance to win only\)$"):
+            Versus(OpponentCard.parse("used=ones"), 3).outlook(position, 100)
+
+
 def test_both_sides_of_the_tables_boundary():
     """Forced joker game (3 boxes): with 2 open each the advice is exact (the brute force's
     Fractions); with 3 open it is the approximation's, number for number, and labelled so."""

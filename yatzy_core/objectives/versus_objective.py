@@ -88,6 +88,9 @@ class Versus(AdviceObjective):
             raise ValueError(f"objective: the two-player tables do not play saved rolls ({rules.name!r})")
         self.opponent.state(StateSpace(rules))
 
+    def outlook(self, position, scored, use_cache=True):
+        raise ValueError("objective versus: no final-score outlook (it ranks choices by the chance to win only)")
+
     def _states(self, position: Position) -> tuple[StateSpace, int, int]:
         space = StateSpace(position.rules)
         return space, position.state(space), self.opponent.state(space)
