@@ -151,9 +151,8 @@ class Versus(AdviceObjective):
         if approximated is not None:
             return approximated
         space, mover, waiter = self._states(position)
-        later, lanes = turn_values(space, mover, waiter, self.lead, use_cache)
+        later, lanes, at = turn_values(space, mover, waiter, self.lead, use_cache)   # a decided lead clamped
         final = engine.box_values(space, later, np.array([mover]), lanes)
-        at = lanes.reach + self.lead
         return engine.evaluate(space, final, choose=False), lambda a: a[..., at]
 
     def work(self, rules, position=None, use_cache=True, forward=False):
