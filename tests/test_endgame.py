@@ -78,9 +78,8 @@ def test_a_card_not_in_the_layer_is_refused_not_read_from_a_neighbour():
     space, n = StateSpace(game), game.n_boxes
     cards = endgame._distinct(space, n - 2)
     assert list(endgame._row_of(cards, cards[[1, 0]], "test")) == [1, 0]
-    for wrong in (np.array([cards[-1] + 1]), np.array([int(cards[0]) - 1 if cards[0] else cards[-1] + 1])):
-        if wrong[0] in cards:
-            continue
+    outside = np.setdiff1d(np.arange(space.size + 1), cards)       # a state between cards, one past the end
+    for wrong in (outside[:1], outside[-1:], np.array([cards[0], outside[0]])):
         with pytest.raises(ValueError, match=r"^endgame: a test card is not among the layer's cards"):
             endgame._row_of(cards, wrong, "test")
 
