@@ -240,6 +240,14 @@ def test_bad_input_is_one_line_and_status_2(three_file, argv, message):
     assert status == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1, err
 
 
+@pytest.mark.parametrize("card, lead", [("--versus", "--lead"), ("--outscore", "--outscore-lead")])
+def test_a_card_without_its_lead_names_the_lead(three_file, card, lead):
+    status, out, err = call("advise", "--rules-file", str(three_file), "--dice", "23", card, "used=twos")
+    assert (status, out) == (2, "") and len(err.splitlines()) == 1, err
+    assert err.strip().endswith(f"argument {lead}: enter the lead: your points minus the opponent's, bonuses "
+                                f"included, negative when behind ({lead})")
+
+
 def test_the_lead_without_a_card_is_refused_not_ignored(three_file):
     status, out, err = call("advise", "--rules-file", str(three_file), "--dice", "23", "--lead", "4")
     assert (status, out) == (2, "") and "argument --lead: goes with --versus" in err and len(err.splitlines()) == 1

@@ -39,7 +39,7 @@ from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
-from .opponent_card import CARD_HELP, OpponentCard
+from .opponent_card import CARD_HELP, OpponentCard, lead_parameter
 from .registry import Parameter, registered
 from .targets import max_total, most_gain, pad_points
 
@@ -170,9 +170,8 @@ class Outscore(AdviceObjective):
         Parameter("opponent", OpponentCard, "--outscore", "CARD",
                   "{ranks} the chance to finish above an opponent whose card is CARD (" + CARD_HELP + "), "
                   "who is taken to play for the best average (an approximation)",
-                  "enter the opponent's card", parse=OpponentCard.parse),
-        Parameter("lead", int, "--outscore-lead", "N", "your points minus the opponent's, bonuses included",
-                  "enter your lead over the opponent (negative when behind)", -2000, 2000))
+                  "enter the opponent's card (--outscore)", parse=OpponentCard.parse),
+        lead_parameter("--outscore-lead", "--outscore"))
     measure: ClassVar[str] = "probability"
     label: ClassVar[str] = "P(outscore), approximate"
     column: ClassVar[str] = "P(outscore)~"

@@ -25,7 +25,7 @@ from ..game.checks import instance_of
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
-from .opponent_card import CARD_HELP, OpponentCard
+from .opponent_card import CARD_HELP, OpponentCard, lead_parameter
 from .outscore import Outscore
 from .registry import Parameter, registered
 
@@ -45,8 +45,7 @@ class Versus(AdviceObjective):
         Parameter("opponent", OpponentCard, "--versus", "CARD",
                   "{ranks} the chance to beat the opponent whose card is CARD: " + CARD_HELP,
                   "enter the opponent's card (--versus)", parse=OpponentCard.parse),
-        Parameter("lead", int, "--lead", "N", "your points minus the opponent's, bonuses included (with --versus)",
-                  "enter the lead: your points minus the opponent's (--lead)", -5000, 5000),
+        lead_parameter("--lead", "--versus"),
     )
     measure: ClassVar[str] = "probability"
     label: ClassVar[str] = "P(win) + ½P(tie)"
