@@ -174,6 +174,17 @@ def test_the_cli_answers_before_the_endgame_with_the_labelled_approximation(thre
     assert status == 0 and "APPROXIMATION" in out and "loses at most 0.0016" in out
 
 
+def test_a_lead_past_a_sure_loss_is_answered_as_one_not_refused():
+    """Beyond the tables, 100 behind in a game of at most 17 points: every choice 0, as at the
+    edge of the band (the lead clamped), for Versus and its approximation alike."""
+    rules, card = loads(THREE_TEXT), OpponentCard(used=frozenset({"twos"}))
+    position = Position.make(rules, dice="23", rolls_left=1)
+    edge = [(a.label, a.value) for a in advise(position, objective=Outscore(card, -17))]
+    assert {v for _, v in edge} == {0.0} and len(edge) >= 2
+    for objective in (Outscore(card, -100), Versus(card, -100), Versus(card, -2000)):
+        assert [(a.label, a.value) for a in advise(position, objective=objective)] == edge
+
+
 def test_the_cli_builds_the_tables_and_says_what_it_did(three_file):
     status, out, err = call("versus", "endgame", "--rules-file", str(three_file), "--json")
     assert status == 0
