@@ -51,9 +51,37 @@ def test_a_two_two_turn_from_the_two_one_layer_equals_the_whole_solve(name):
     for i, a in enumerate(movers):
         for j, b in enumerate(movers):
             for lead in (-7, -1, 0, 2, 5):
-                later, lanes = endgame.turn_values(space, int(a), int(b), lead, use_cache=False)
+                later, lanes, at = endgame.turn_values(space, int(a), int(b), lead, use_cache=False)
                 start = engine.evaluate(space, engine.box_values(space, later, np.array([a]), lanes)).start[0]
-                assert start[lanes.reach + lead] == pytest.approx(W[i, j, reach + lead], abs=1e-12)
+                assert start[at] == pytest.approx(W[i, j, reach + lead], abs=1e-12)
+
+
+def test_a_decided_lead_is_clamped_and_the_turn_keeps_rows_for_its_ends_only():
+    """A lead of thousands has the values of one past the decided bounds: the lanes stay as wide
+    as the cards' gains and the table holds the cards the turn can end in, not the whole space."""
+    game = GAMES["forced"]
+    space, n = StateSpace(game), game.n_boxes
+    a, b = (int(c) for c in endgame._distinct(space, n - 2)[:2])
+    ga, gb = (int(endgame.most_gain(space, [c])[0]) for c in (a, b))
+    assert [endgame.decided_lead(space, a, b, d) for d in (4000, gb + 1, gb, -ga, -ga - 1, -4000)] == \
+        [gb + 1, gb + 1, gb, -ga, -ga - 1, -ga - 1]
+    for lead, sure in ((4000, 1.0), (-4000, 0.0)):
+        later, lanes, at = endgame.turn_values(space, a, b, lead, use_cache=False)
+        assert lanes.width <= 2 * max(ga, gb) + 3
+        assert later.rows.shape == (len(space.layer(n - 1)) + 1, lanes.width)
+        start = engine.evaluate(space, engine.box_values(space, later, np.array([a]), lanes)).start[0]
+        assert start[at] == sure
+
+
+def test_a_card_not_in_the_layer_is_refused_not_read_from_a_neighbour():
+    game = GAMES["forced"]
+    space, n = StateSpace(game), game.n_boxes
+    cards = endgame._distinct(space, n - 2)
+    assert list(endgame._row_of(cards, cards[[1, 0]], "test")) == [1, 0]
+    outside = np.setdiff1d(np.arange(space.size + 1), cards)       # a state between cards, one past the end
+    for wrong in (outside[:1], outside[-1:], np.array([cards[0], outside[0]])):
+        with pytest.raises(ValueError, match=r"^endgame: a test card is not among the layer's cards"):
+            endgame._row_of(cards, wrong, "test")
 
 
 def test_the_last_layers_equal_the_brute_force_in_fractions():

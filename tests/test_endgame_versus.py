@@ -3,6 +3,7 @@ brute force's Fractions choice by choice; the registry, the CLI (`advise --versu
 advise`, `yatzy versus endgame`) and their one-line errors."""
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from yatzy_core.engine.bruteforce import moves, normal_scores, versus_value
 from yatzy_core.engine.position import Position
 from yatzy_core.game.rulefile import loads
 from yatzy_core.game.states import StateSpace
+from yatzy_core.objectives import endgame, versus_plan
 from yatzy_core.objectives.registry import objective_for
 from yatzy_core.objectives.opponent_card import OpponentCard
 from yatzy_core.objectives.outscore import Outscore
@@ -172,6 +174,17 @@ def test_the_cli_answers_before_the_endgame_with_the_labelled_approximation(thre
     assert status == 0 and "APPROXIMATION" in out and "loses at most 0.0016" in out
 
 
+def test_a_lead_past_a_sure_loss_is_answered_as_one_not_refused():
+    """Beyond the tables, 100 behind in a game of at most 17 points: every choice 0, as at the
+    edge of the band (the lead clamped), for Versus and its approximation alike."""
+    rules, card = loads(THREE_TEXT), OpponentCard(used=frozenset({"twos"}))
+    position = Position.make(rules, dice="23", rolls_left=1)
+    edge = [(a.label, a.value) for a in advise(position, objective=Outscore(card, -17))]
+    assert {v for _, v in edge} == {0.0} and len(edge) >= 2
+    for objective in (Outscore(card, -100), Versus(card, -100), Versus(card, -2000)):
+        assert [(a.label, a.value) for a in advise(position, objective=objective)] == edge
+
+
 def test_the_cli_builds_the_tables_and_says_what_it_did(three_file):
     status, out, err = call("versus", "endgame", "--rules-file", str(three_file), "--json")
     assert status == 0
@@ -180,6 +193,49 @@ def test_the_cli_builds_the_tables_and_says_what_it_did(three_file):
     assert got["values"] == sum(layer["values"] for layer in got["layers"]) and got["peak_rss_bytes"] > 0
     status, out, err = call("versus", "endgame", "--rules-file", str(three_file), "--json")
     assert all(layer["kept"] for layer in json.loads(out)["layers"])
+    damaged = Path(got["layers"][2]["file"])
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    endgame._KEPT.clear()
+    status, out, err = call("versus", "endgame", "--rules-file", str(three_file), "--json")
+    assert "endgame-2-1.npz: BadZipFile: File is not a zip file; computed again" in err
+    assert status == 0 and [layer["kept"] for layer in json.loads(out)["layers"]] == [True, True, False]
+
+
+def test_the_endgame_is_refused_by_the_machines_free_memory_as_the_solve_is(three_file, monkeypatch):
+    monkeypatch.setattr(versus_plan, "machine_memory", lambda: 1000)
+    status, out, err = call("versus", "endgame", "--rules-file", str(three_file))
+    assert (status, out) == (2, "") and len(err.strip().splitlines()) == 1, err
+    assert "argument --open: 2 open boxes needs 0.0 GB for a layer and the one it reads (float64), more than " \
+           "the 0.0 GB free here" in err
+
+
+def test_tables_built_with_open_3_are_read_by_the_advice(three_file):
+    """Both players with 3 boxes open: the approximation until `--open 3` stores layer (3, 2),
+    then exact (the brute force's Fractions); the second build says all is in the cache."""
+    rules = loads(THREE_TEXT)
+    advise_argv = ["versus", "advise", "--rules-file", str(three_file), "--dice", "23", "--rolls-left", "0",
+                   "--versus", "used=", "--lead", "1", "--json"]
+    status, out, err = call(*advise_argv)
+    assert status == 0 and {row["exact"] for row in json.loads(out)} == {False}
+    status, out, err = call("versus", "endgame", "--rules-file", str(three_file), "--open", "3", "--json")
+    assert status == 0 and [layer["layer"] for layer in json.loads(out)["layers"]] == \
+        [[1, 0], [1, 1], [2, 1], [2, 2], [3, 2]]
+    status, out, err = call(*advise_argv)
+    rows = json.loads(out)
+    assert status == 0 and {row["exact"] for row in rows} == {True}
+    exact = _brute_choices(rules, Position.make(rules, dice="23", rolls_left=0), OpponentCard(), 1)
+    assert {row["box"]: row["probability"] for row in rows} == \
+        pytest.approx({box: float(v) for box, v in exact.items()}, abs=1e-12)
+    status, out, err = call("versus", "endgame", "--rules-file", str(three_file), "--open", "3")
+    assert status == 0 and "3 boxes open: 5 layers" in out and "all in the cache" in out and "roughly" not in out
+
+
+def test_open_beyond_the_games_boxes_is_refused_by_name(tmp_path, private_cache):
+    two = tmp_path / "two.toml"
+    two.write_text(THREE_TEXT.replace('name = "three"', 'name = "two"').split('[[boxes]]\nname = "chance"')[0])
+    status, out, err = call("versus", "endgame", "--rules-file", str(two), "--open", "3")
+    assert (status, out) == (2, "") and err.strip().endswith("argument --open: 'two' has only 2 boxes") and \
+        len(err.strip().splitlines()) == 1, err
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -193,6 +249,14 @@ def test_bad_input_is_one_line_and_status_2(three_file, argv, message):
     status, out, err = call("versus", "advise", "--rules-file", str(three_file), "--dice", "23", "--used", "threes",
                             *argv)
     assert status == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("card, lead", [("--versus", "--lead"), ("--outscore", "--outscore-lead")])
+def test_a_card_without_its_lead_names_the_lead(three_file, card, lead):
+    status, out, err = call("advise", "--rules-file", str(three_file), "--dice", "23", card, "used=twos")
+    assert (status, out) == (2, "") and len(err.splitlines()) == 1, err
+    assert err.strip().endswith(f"argument {lead}: enter the lead: your points minus the opponent's, bonuses "
+                                f"included, negative when behind ({lead})")
 
 
 def test_the_lead_without_a_card_is_refused_not_ignored(three_file):

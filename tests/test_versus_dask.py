@@ -72,6 +72,18 @@ def test_a_store_with_finished_layers_is_resumed(client, tmp_path):
     assert (run.layers_done, run.layers_kept, run.first) == (2, 4, first)
 
 
+def test_a_store_of_other_value_code_is_computed_again_not_resumed(client, tmp_path):
+    from yatzy_core.engine.code_key import code_key
+    store = str(tmp_path / "layers.zarr")
+    first = solve_versus_dask(GAME, store, client=client, split=False)
+    assert zarr.open_group(store, mode="r").attrs["code"] == code_key()
+    zarr.open_group(store, mode="r+").attrs["code"] = "0" * len(code_key())       # as if older code wrote it
+    again = solve_versus_dask(GAME, store, client=client, split=False)
+    assert (again.layers_done, again.layers_kept, again.first) == (first.layers_done, 0, first.first)
+    kept = solve_versus_dask(GAME, store, client=client, split=False)
+    assert (kept.layers_done, kept.layers_kept) == (0, first.layers_done)
+
+
 def test_a_stop_leaves_no_layer_marked_complete(client, tmp_path):
     store = str(tmp_path / "layers.zarr")
     request_stop()

@@ -78,7 +78,10 @@ def test_the_objective_is_registered_and_advises():
 @pytest.mark.parametrize("text, message", [
     ("used=ones;upper=x", "upper total must be a whole number, got 'x'"),
     ("ones,twos upper=5 yahtzee50", "unknown card field 'ones,twos upper=5 yahtzee50'"),
-    ("used=ones;yahtzee50", "unknown card field 'yahtzee50'")])
+    ("used=ones;yahtzee50", "unknown card field 'yahtzee50'"),
+    ("open=chance;open=ones", "opponent's card: open= given twice"),
+    ("used=ones;upper=3; Upper=4", "opponent's card: upper= given twice"),
+    ("yahtzee-bonus;used=yahtzee;yahtzee-bonus", "opponent's card: yahtzee-bonus given twice")])
 def test_a_malformed_card_is_refused_by_name(text, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         OpponentCard.parse(text)
@@ -92,6 +95,19 @@ def test_a_card_foreign_to_the_rules_is_refused():
         OpponentCard(frozenset({"sixes"})).check(rules)
     with pytest.raises(ValueError, match="not the string"):
         OpponentCard("pair")
+    forced = rules.with_(forced_order=True)                  # pair, then chance
+    with pytest.raises(ValueError, match="^opponent's card: these rules fill the boxes in card order$"):
+        Outscore(OpponentCard(frozenset({"chance"})), 0).check(forced)
+    Outscore(OpponentCard(frozenset({"pair"})), 0).check(forced)
+
+
+def test_both_objectives_take_one_lead_range_and_wording():
+    from yatzy_core.objectives.versus_objective import Versus
+    versus, outscore = Versus.parameters[1], Outscore.parameters[1]
+    assert (versus.flag, outscore.flag) == ("--lead", "--outscore-lead")
+    assert (versus.low, versus.high) == (outscore.low, outscore.high) == (-2000, 2000)
+    assert versus.missing.replace("--lead", "FLAG") == outscore.missing.replace("--outscore-lead", "FLAG")
+    assert versus.help.replace("--versus", "CARD") == outscore.help.replace("--outscore", "CARD")
 
 
 def test_both_objectives_take_the_one_card_type():

@@ -178,6 +178,9 @@ def chosen_objective(args) -> tuple[type, dict, str | None]:
         if stray and objective is not chosen:
             raise ValueError(f"argument {stray[0]}: goes with {objective.parameters[0].flag}")
     if chosen is not None:
+        for p in chosen.parameters[1:]:      # --versus without --lead: the flag missing, named
+            if getattr(args, _dest(p)) is None:
+                raise ValueError(f"argument {p.flag}: {p.missing}")
         flag = chosen.parameters[0].flag if chosen.parameters else chosen.flag
         return chosen, {p.name: getattr(args, _dest(p)) for p in chosen.parameters}, flag
     return next(o for o in REGISTRY.values() if o.mean_play), {}, None

@@ -11,9 +11,7 @@ import time
 
 from .args import flag, rules_argument, text, whole
 
-__all__ = ["add_endgame_parsers", "MEMORY_BUDGET"]
-
-MEMORY_BUDGET = 16e9      # bytes: a layer and the one it reads, float64, must fit (DECISIONS: 16 GB)
+__all__ = ["add_endgame_parsers"]
 
 
 def add_endgame_parsers(sub) -> None:
@@ -23,16 +21,17 @@ def add_endgame_parsers(sub) -> None:
                                      "`yatzy versus advise` and `advise --versus` read them.")
     rules_argument(end)
     end.add_argument("--open", type=whole(1, 3), default=2, metavar="K",
-                     help="both players with at most K boxes open (default 2; 3 where it fits in memory)")
+                     help="both players with at most K boxes open (default 2; 3 where it fits in memory: "
+                          "advice then reads the stored layers up to both players with 3 open)")
     end.add_argument("--json", action="store_true", help="the figures (time, peak memory, bytes) as JSON")
     end.set_defaults(run=run_endgame)
     adv = sub.add_parser("advise", help="rank the choices against the opponent's card: P(win) + 1/2 P(tie)",
                          description="The mover's position, the opponent's card (--versus) and the lead "
                                      "(--lead: your points minus theirs) -> every choice ranked by P(win) + "
                                      "1/2 P(tie), both playing to win: exact from the endgame tables where both "
-                                     "players have at most 2 boxes open; before that the approximation "
-                                     "(the opponent taken to play for the best average), labelled with its "
-                                     "measured loss. JSON rows say \"exact\": true or false.")
+                                     "players have at most 2 boxes open (3 when built with --open 3); before "
+                                     "that the approximation (the opponent taken to play for the best average), "
+                                     "labelled with its measured loss. JSON rows say \"exact\": true or false.")
     rules_argument(adv)
     adv.add_argument("--dice", required=True, type=text, nargs="+", metavar="DICE", help="the dice showing: 11112")
     adv.add_argument("--rolls-left", type=whole(), default=None, metavar="N", help="rerolls still allowed this turn")
@@ -53,25 +52,31 @@ def run_endgame(args) -> int:
     from ..engine.cache import cache_path
     from ..game.rules import get_rules
     from ..objectives.endgame import RATE_SECONDS, layer_kind, endgame_layer, layer_values, layers_for
+    from ..objectives.versus_plan import machine_memory
     rules = get_rules(args.rules)
     if rules.saved_rolls:
         raise ValueError(f"argument {'--rules'}: {rules.name!r} saves rolls: the two-player tables do not play them")
+    if args.open > rules.n_boxes:
+        raise ValueError(f"argument --open: {rules.name!r} has only {rules.n_boxes} boxes")
     layers = layers_for(args.open)
     sizes = {layer: layer_values(rules, *layer) for layer in layers}
     largest = max(sizes[(m, w)] + sizes.get((w, m - 1), 0) for m, w in layers) * 8
-    if largest > MEMORY_BUDGET:
+    memory = machine_memory()                  # the one rule, as `yatzy versus solve`'s
+    if largest > memory:
         raise ValueError(f"argument --open: {args.open} open boxes needs {largest / 1e9:,.1f} GB for a layer and "
-                         f"the one it reads (float64), more than the {MEMORY_BUDGET / 1e9:.0f} GB budget")
+                         f"the one it reads (float64), more than the {memory / 1e9:,.1f} GB free here")
     total = sum(sizes.values())
+    missing = sum(sizes[(m, w)] for m, w in layers if not cache_path(rules, layer_kind(m, w)).exists())
     if not args.json:
+        build = f"roughly {missing * RATE_SECONDS / 60:.1f} min on 2 cores" if missing else "all in the cache"
         print(f"{rules.name}: endgame tables, both players with at most {args.open} boxes open: {len(layers)} "
-              f"layers, {total:.3g} values ({total * 8 / 1e9:.2f} GB float64), roughly "
-              f"{total * RATE_SECONDS / 60:.1f} min on 2 cores", flush=True)
+              f"layers, {total:.3g} values ({total * 8 / 1e9:.2f} GB float64), {build}", flush=True)
     began, figures = time.perf_counter(), []
     for m, w in layers:
-        was = cache_path(rules, layer_kind(m, w)).exists()
-        layer = endgame_layer(rules, m, w, progress=not args.json)
         path = cache_path(rules, layer_kind(m, w))
+        before = path.stat().st_mtime_ns if path.exists() else None
+        layer = endgame_layer(rules, m, w, progress=not args.json)
+        was = before is not None and path.exists() and path.stat().st_mtime_ns == before   # not rebuilt
         figures.append({"layer": [m, w], "values": int(layer.values.size), "seconds": round(layer.seconds, 2),
                         "kept": was, "file": str(path), "file_bytes": path.stat().st_size if path.exists() else None})
         if not args.json:

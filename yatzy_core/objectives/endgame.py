@@ -41,9 +41,10 @@ from .targets import most_gain, pad_points
 from .two_player import LeadLanes, _distinct
 
 __all__ = ["DEFAULT_OPEN", "EndgameLayer", "layers_for", "endgame_layer", "layer_values", "turn_values",
-           "build_endgame", "RATE_SECONDS", "layer_kind"]
+           "build_endgame", "RATE_SECONDS", "layer_kind", "decided_lead",
+           "EndRows"]
 
-DEFAULT_OPEN = 2     # both players with at most this many boxes open: yahtzee's 1.9e8 values
+DEFAULT_OPEN = 2     # both players with at most this many boxes open: yahtzee's three stored layers hold 2.07e8 values
 FORMAT = 1
 RATE_SECONDS = 0.35e-6  # wall seconds a stored value on a quiet 2-core machine: 0.66 CPU-us measured (yahtzee,
                         # 137 CPU-s for 2.07e8 values, results/endgame.json), the kernel on both cores
@@ -133,7 +134,7 @@ def _build(space: StateSpace, open_mover: int, open_waiter: int, nxt: EndgameLay
     ends = space.layer(space.n_boxes - open_mover + 1)
     gain_end = most_gain(space, ends).astype(np.int64)
     if nxt is not None:
-        rep = np.searchsorted(nxt.waiters, space.representatives(ends))
+        rep = _row_of(nxt.waiters, space.representatives(ends), "mover's next")
     offset = np.zeros(space.size, dtype=np.int64)
     band = np.zeros(space.size, dtype=np.int64)
     desc = f"{space.rules.name}: endgame layer ({open_mover},{open_waiter})"
@@ -225,34 +226,72 @@ def endgame_layer(rules: str | Rules, open_mover: int, open_waiter: int, use_cac
     return _layer(rules, open_mover, open_waiter, use_cache, progress)
 
 
+class EndRows:
+    """A value table with rows for the cards a turn can end in (`ends`) only, read by state as the
+    whole table would be (`engine.turn.box_values` reads `values[next_state]`): any other state
+    reads a row of zeros (a box the rules do not allow, masked there). Keeps a turn's table at
+    len(ends) rows, not the whole state space's (yahtzee: 1,048,576).
+
+    >>> rows = EndRows(np.array([2, 5]), np.array([[0.25, 0.5], [1.0, 1.0]]), size=8)
+    >>> rows[np.array([5, 3, 2])].tolist()
+    [[1.0, 1.0], [0.0, 0.0], [0.25, 0.5]]
+    """
+
+    def __init__(self, ends: np.ndarray, rows: np.ndarray, size: int):
+        self.rows = np.concatenate([rows, np.zeros((1,) + rows.shape[1:])])
+        self.where = np.full(size, len(ends), dtype=np.int32)
+        self.where[np.asarray(ends)] = np.arange(len(ends), dtype=np.int32)
+
+    def __getitem__(self, states):
+        return self.rows[self.where[states]]
+
+
+def decided_lead(space: StateSpace, mover: int, waiter: int, lead: int) -> int:
+    """`lead` clamped to the undecided band and one past it: above the waiter's most gain the mover
+    has surely won (W = 1), below minus the mover's most gain surely lost (W = 0), so the values
+    are those of the clamped lead and no table need be as wide as a lead of thousands."""
+    ga, gb = (int(most_gain(space, [c])[0]) for c in (mover, waiter))
+    return max(-ga - 1, min(int(lead), gb + 1))
+
+
 def turn_values(space: StateSpace, mover: int, waiter: int, lead: int, use_cache: bool = True,
-                progress: bool = False) -> tuple[np.ndarray, LeadLanes]:
-    """(later, lanes) for the turn engine (`engine.turn.box_values`): the value to the mover, card
-    state `mover`, against card state `waiter` of ending the turn in each card of the next layer
-    with each lead of `lanes` (wide enough for `lead`), read from the endgame layer after it."""
+                progress: bool = False) -> tuple[EndRows, LeadLanes, int]:
+    """(later, lanes, lane) for the turn engine (`engine.turn.box_values`): the value to the mover,
+    card state `mover`, against card state `waiter` of ending the turn in each card of the next
+    layer with each lead of `lanes`, read from the endgame layer after it; `lane` is the lead's
+    (`decided_lead`: a lead beyond the decided bounds is clamped first, its values identical)."""
     n = space.n_boxes
     open_mover = n - int(space.boxes_used[space.decode(mover)[0]])
     open_waiter = n - int(space.boxes_used[space.decode(waiter)[0]])
     _check_layer(space.rules, open_mover, open_waiter)
     ga, gb = (int(most_gain(space, [c])[0]) for c in (mover, waiter))
-    lanes = LeadLanes(max(ga, gb, abs(int(lead))))
+    lead = decided_lead(space, mover, waiter, lead)
+    lanes = LeadLanes(max(ga, gb, abs(lead)))
     leads = np.arange(lanes.width) - lanes.reach
     ends = space.layer(n - open_mover + 1)
-    later = np.zeros((space.size, lanes.width))
     if open_mover == 1 and open_waiter == 0:
-        later[ends] = np.where(leads > 0, 1.0, np.where(leads == 0, 0.5, 0.0))
-        return later, lanes
+        last = np.where(leads > 0, 1.0, np.where(leads == 0, 0.5, 0.0))
+        return EndRows(ends, np.broadcast_to(last, (len(ends), lanes.width)), space.size), lanes, lanes.reach + lead
     nxt = endgame_layer(space.rules, open_waiter, open_mover - 1, use_cache, progress)
-    j = int(np.searchsorted(nxt.movers, space.representatives(np.array([waiter]))[0]))
+    j = _row_of(nxt.movers, space.representatives(np.array([waiter]))[0], "waiting player's")
     gb = int(nxt.gain_mover[j])
-    rep = np.searchsorted(nxt.waiters, space.representatives(ends))
+    rep = _row_of(nxt.waiters, space.representatives(ends), "mover's next")
     gain_end = nxt.gain_waiter[rep]
     x = -leads[None, :]                          # the waiter's lead as the next mover
     inside = (x >= -gb) & (x <= gain_end[:, None])
     at = nxt.start[j, rep][:, None] + gain_end[:, None] - np.clip(x, -gb, gain_end[:, None])
     w = np.where(inside, nxt.values[at], np.where(x > gain_end[:, None], 1.0, 0.0))
-    later[ends] = 1.0 - w
-    return later, lanes
+    return EndRows(ends, 1.0 - w, space.size), lanes, lanes.reach + lead
+
+
+def _row_of(cards: np.ndarray, wanted, whose: str):
+    """Where each `wanted` card is in a layer's sorted `cards`; ValueError when one is not among
+    them (searchsorted alone would read a neighbour's window)."""
+    found = np.searchsorted(cards, wanted)
+    inside = np.clip(found, 0, len(cards) - 1)
+    if np.any(found >= len(cards)) or np.any(cards[inside] != wanted):
+        raise ValueError(f"endgame: a {whose} card is not among the layer's cards (not a card of this layer)")
+    return found
 
 
 def build_endgame(rules: str | Rules, open_boxes: int = DEFAULT_OPEN, progress: bool = True) -> list[EndgameLayer]:

@@ -24,10 +24,24 @@ from ..engine.position import upper_totals
 from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules
 from ..game.states import StateSpace
+from .registry import Parameter
 
-__all__ = ["OpponentCard", "CARD_HELP"]
+__all__ = ["OpponentCard", "CARD_HELP", "LEAD_LIMIT", "lead_parameter"]
 
 CARD_HELP = "used=BOX,BOX,...;upper=N;yahtzee-bonus (or open=BOX,BOX instead of used=)"
+LEAD_LIMIT = 2000    # |lead| the flags take: past any built-in game's most points (yahtzee 1575), so decided
+
+
+def lead_parameter(flag: str, card_flag: str) -> Parameter:
+    """The lead of a two-player objective (`Versus`, `Outscore`): one range, one wording.
+
+    >>> lead_parameter("--lead", "--versus").missing
+    "enter the lead: your points minus the opponent's, bonuses included, negative when behind (--lead)"
+    """
+    return Parameter("lead", int, flag, "N", "your points minus the opponent's, bonuses included, negative "
+                     f"when behind (with {card_flag})",
+                     f"enter the lead: your points minus the opponent's, bonuses included, negative when behind "
+                     f"({flag})", -LEAD_LIMIT, LEAD_LIMIT)
 
 
 @dataclass(frozen=True)
@@ -67,11 +81,18 @@ class OpponentCard:
         OpponentCard(open_boxes=('chance', 'yahtzee'), upper_total=70, yahtzee_bonus=False)
         >>> OpponentCard.parse("")      # nothing used yet
         OpponentCard(used=(), upper_total=0, yahtzee_bonus=False)
+        >>> OpponentCard.parse("open=chance;open=ones")
+        Traceback (most recent call last):
+        ValueError: opponent's card: open= given twice
         """
         fields: dict = {}
+        seen: set = set()
         for part in (p.strip() for p in str(text).split(";")):
             key, _, value = part.partition("=")
             key = key.strip().lower()
+            if key in seen and key in ("used", "open", "upper", "yahtzee-bonus"):
+                raise ValueError(f"opponent's card: {key}{'=' if key != 'yahtzee-bonus' else ''} given twice")
+            seen.add(key)
             if key in ("used", "open"):
                 names = frozenset(b.strip() for b in value.split(",") if b.strip())
                 fields["used" if key == "used" else "open_boxes"] = names

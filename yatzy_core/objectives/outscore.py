@@ -39,7 +39,7 @@ from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
-from .opponent_card import CARD_HELP, OpponentCard
+from .opponent_card import CARD_HELP, OpponentCard, lead_parameter
 from .registry import Parameter, registered
 from .targets import max_total, most_gain, pad_points
 
@@ -170,9 +170,8 @@ class Outscore(AdviceObjective):
         Parameter("opponent", OpponentCard, "--outscore", "CARD",
                   "{ranks} the chance to finish above an opponent whose card is CARD (" + CARD_HELP + "), "
                   "who is taken to play for the best average (an approximation)",
-                  "enter the opponent's card", parse=OpponentCard.parse),
-        Parameter("lead", int, "--outscore-lead", "N", "your points minus the opponent's, bonuses included",
-                  "enter your lead over the opponent (negative when behind)", -2000, 2000))
+                  "enter the opponent's card (--outscore)", parse=OpponentCard.parse),
+        lead_parameter("--outscore-lead", "--outscore"))
     measure: ClassVar[str] = "probability"
     label: ClassVar[str] = "P(outscore), approximate"
     column: ClassVar[str] = "P(outscore)~"
@@ -192,13 +191,20 @@ class Outscore(AdviceObjective):
         AdviceObjective.check(self, rules)
         self.opponent.check(rules)
 
+    def decided_lead(self, position) -> int:
+        """The lead, clamped to one below minus the most the mover can still score (a sure loss
+        there and below, the values identical): no table as wide as a lead of thousands."""
+        space = StateSpace(position.rules)
+        return max(self.lead, -int(most_gain(space, [position.state(space)])[0]) - 1)
+
     def table(self, position, use_cache=True, progress=False):
         self.check(position.rules)
-        return outscore_table(position.rules, self.opponent, self.lead, within=position.mask, progress=progress)
+        return outscore_table(position.rules, self.opponent, self.decided_lead(position), within=position.mask,
+                              progress=progress)
 
     def turn(self, position, table=None, use_cache=True, mean=None):
         table = self.table(position, use_cache) if table is None else table
-        lane, space = int(table.lane(self.lead)), table.space
+        lane, space = int(table.lane(self.decided_lead(position))), table.space
         final = box_values(space, table.values, np.array([position.state(space)]), self.lanes(table))
         return evaluate(space, final, choose=False), lambda a: a[..., lane]
 

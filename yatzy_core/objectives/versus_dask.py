@@ -15,7 +15,9 @@ That is the numpy path's speed (some 50x the compiled one's): split=False gives 
 
 A layer is marked complete in the store's attributes once every block is written: a run stopped
 (Ctrl-C, `engine.chunked.request_stop`, a crash) and started again with the same store skips the
-finished layers and redoes the rest.
+finished layers and redoes the rest. The store's attributes hold the rules' fingerprint (another
+rule set's store is refused) and the value code's key (`engine.code_key`): a store of other code
+has every layer computed again.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..engine.cache import rules_fingerprint
+from ..engine.code_key import code_key
 from ..engine.chunked import for_each_chunk
 from ..engine.compiled.layout import tables
 from ..game.rules import Rules, get_rules
@@ -107,6 +110,19 @@ def _blocks(n: int, size: int) -> list[tuple[int, int]]:
     return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
 
 
+def _forget_layers(root, n_boxes: int, say: str | None) -> None:
+    """Unmark every complete layer of a store written by other value code (`engine.code_key`:
+    its bits may differ), so that the run computes them again instead of resuming them."""
+    if say:
+        print(f"store written by other code (key {say}, this is {code_key()}): every layer computed again",
+              flush=True)
+    for ka, kb in _levels(n_boxes):
+        for what in ("W", "T"):
+            name = layer_name(ka, kb, what)
+            if name in root and "complete" in root[name].attrs:
+                del root[name].attrs["complete"]
+
+
 def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | None = None,
                       progress: bool = False, split: bool = True) -> DaskRun:
     """The first player's value, the backward pass run on `client` (a `distributed.Client`;
@@ -120,7 +136,9 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
     key = rules_fingerprint(rules)
     if root.attrs.get("rules", key) != key:
         raise ValueError(f"store {store!r} holds another rule set's layers ({root.attrs.get('name')!r})")
-    root.attrs.update(rules=key, name=rules.name, width=lanes.width)
+    if root.attrs.get("code") != code_key():     # layers of other value code: computed again, not resumed
+        _forget_layers(root, rules.n_boxes, progress and root.attrs.get("code"))
+    root.attrs.update(rules=key, name=rules.name, width=lanes.width, code=code_key())
     size = block or max(1, int(math.sqrt(CHUNK_BYTES / 8 / lanes.width)))
     own = client is None
     if own:

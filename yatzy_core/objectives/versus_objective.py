@@ -14,7 +14,7 @@ over; its refusal of an early position of a full game (a table over its memory b
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import numpy as np
@@ -25,7 +25,7 @@ from ..game.checks import instance_of
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
-from .opponent_card import CARD_HELP, OpponentCard
+from .opponent_card import CARD_HELP, LEAD_LIMIT, OpponentCard, lead_parameter
 from .outscore import Outscore
 from .registry import Input, Parameter, registered
 
@@ -46,9 +46,7 @@ class Versus(AdviceObjective):
                   "{ranks} the chance to beat the opponent whose card is CARD: " + CARD_HELP,
                   "enter the opponent's card (--versus)", parse=OpponentCard.parse,
                   input=Input("card", "Their card", text=True, placeholder="used=ones,chance;upper=3")),
-        Parameter("lead", int, "--lead", "N", "your points minus the opponent's, bonuses included (with --versus)",
-                  "enter the lead: your points minus the opponent's (--lead)", -5000, 5000,
-                  input=Input("lead", "Your lead", -5000, 5000)),
+        replace(lead_parameter("--lead", "--versus"), input=Input("lead", "Your lead", -LEAD_LIMIT, LEAD_LIMIT)),
     )
     measure: ClassVar[str] = "probability"
     label: ClassVar[str] = "P(win) + ½P(tie)"
@@ -67,7 +65,8 @@ class Versus(AdviceObjective):
     def aim(self) -> str:
         from .endgame import DEFAULT_OPEN
         return (f"playing to win against the opponent's card (lead {self.lead:+d}): P(win) + 1/2 P(tie), exact "
-                f"from the endgame tables where both players have at most {DEFAULT_OPEN} boxes open; before "
+                f"from the endgame tables where both players have at most {DEFAULT_OPEN} boxes open (more where "
+                f"`yatzy versus endgame --open` stored them); before "
                 f"that {self.approximation.aim()}")
 
     def aim_at(self, position: Position) -> str:
@@ -112,20 +111,31 @@ class Versus(AdviceObjective):
         the approximation answers there (labelled as such, with its measured loss)."""
         return self.approximation
 
-    def answer_for(self, position: Position) -> AdviceObjective:
-        """This objective inside the endgame tables; the approximation (`beyond_tables`) before them.
-        ValueError when the mover cannot be the one to move against this card."""
+    def answer_for(self, position: Position, use_cache: bool = True) -> AdviceObjective:
+        """This objective inside the endgame tables (at most `endgame.DEFAULT_OPEN` boxes open, or
+        beyond where the layer the turn reads is in the cache: `yatzy versus endgame --open 3`);
+        the approximation (`beyond_tables`) before them. ValueError when the mover cannot be the
+        one to move against this card."""
         from .endgame import DEFAULT_OPEN
         mine, theirs = self.reach(position)
         if not theirs <= mine <= theirs + 1:
             raise ValueError(f"versus: with {mine} boxes open you cannot be the one to move against a card with "
                              f"{theirs} open (the player to move has as many boxes open as the other, or one more)")
-        return self if mine <= DEFAULT_OPEN else self.beyond_tables(position, DEFAULT_OPEN)
+        if mine <= DEFAULT_OPEN or use_cache and self._stored(position.rules, theirs, mine - 1):
+            return self
+        return self.beyond_tables(position, DEFAULT_OPEN)
 
-    def _approximated(self, position: Position, then):
+    @staticmethod
+    def _stored(rules: Rules, open_mover: int, open_waiter: int) -> bool:
+        """Whether layer (open_mover, open_waiter) is in the cache (built by `versus endgame --open`)."""
+        from ..engine.cache import cache_path
+        from .endgame import layer_kind
+        return cache_path(rules, layer_kind(open_mover, open_waiter)).exists()
+
+    def _approximated(self, position: Position, then, use_cache: bool = True):
         """`then(approximation)` beyond the tables, its refusal (a table over its memory bound) said
         as versus's; None inside the tables."""
-        answer = self.answer_for(position)
+        answer = self.answer_for(position, use_cache)
         if answer is self:
             return None
         try:
@@ -139,7 +149,7 @@ class Versus(AdviceObjective):
         """The endgame layer this position's turn reads (built and cached when missing); before
         the endgame, the approximation's table."""
         from .endgame import endgame_layer
-        approximated = self._approximated(position, lambda a: a.table(position, use_cache, progress))
+        approximated = self._approximated(position, lambda a: a.table(position, use_cache, progress), use_cache)
         if approximated is not None:
             return approximated
         mine, theirs = self.reach(position)
@@ -149,20 +159,20 @@ class Versus(AdviceObjective):
 
     def turn(self, position, table=None, use_cache=True, mean=None):
         from .endgame import turn_values
-        approximated = self._approximated(position, lambda a: a.turn(position, table, use_cache, mean))
+        approximated = self._approximated(position, lambda a: a.turn(position, table, use_cache, mean),
+                                          use_cache)
         if approximated is not None:
             return approximated
         space, mover, waiter = self._states(position)
-        later, lanes = turn_values(space, mover, waiter, self.lead, use_cache)
+        later, lanes, at = turn_values(space, mover, waiter, self.lead, use_cache)   # a decided lead clamped
         final = engine.box_values(space, later, np.array([mover]), lanes)
-        at = lanes.reach + self.lead
         return engine.evaluate(space, final, choose=False), lambda a: a[..., at]
 
     def work(self, rules, position=None, use_cache=True, forward=False):
         """The layer to build when it is not cached and not small (yahtzee's (2, 1): about 2 min)."""
         from ..engine.cache import cache_path
         from .endgame import layer_kind, layer_values, RATE_SECONDS
-        if position is None or self.answer_for(position) is not self:
+        if position is None or self.answer_for(position, use_cache) is not self:
             return "", 0.0             # the approximation's table: seconds (refused when it would not be)
         mine, theirs = self.reach(position)
         if mine == 1 and theirs == 0 or not use_cache:
