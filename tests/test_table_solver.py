@@ -136,3 +136,13 @@ def test_a_stop_asked_for_ends_a_lexicographic_solve():
     finally:
         clear_stop()
     assert round(bonus_table(TINY, use_cache=False).start_value, 4) == 0.6583     # and the next solve runs
+
+
+@pytest.mark.parametrize("fields, name", [(dict(per_state=True), "per_state"), (dict(compiled=False), "compiled")])
+def test_an_operator_refuses_dense_only_fields_without_dense_rows(fields, name):
+    """per_state and the turn engine (compiled=False) read and write rows of lanes per state:
+    without dense=True the operator is refused by the field's name, not deep in solve_table."""
+    from yatzy_core.engine.table_solver import Operator
+    with pytest.raises(ValueError, match=f"^{name}: .*needs dense=True"):
+        Operator(_MeanAfterNothing(), widths=lambda space, states: np.full(len(states), 2, np.int64),
+                 multiply=True, dense=False, **fields)

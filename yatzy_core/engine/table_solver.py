@@ -70,6 +70,13 @@ class Operator:
                                     # p -> (weight, shift), weight[p] * primary(next) + shift[p]; its
                                     # tie-break lane gains p (two lanes, dense, compiled)
 
+    def __post_init__(self):
+        """Refuse fields that only work on dense rows (the turn engine and per-state terminals
+        read and write `rows`, which a table of representatives' bands does not have)."""
+        for name in ("per_state", "compiled"):
+            if not self.dense and getattr(self, name) == (name == "per_state"):
+                raise ValueError(f"{name}: {name}={getattr(self, name)} needs dense=True (rows of lanes per state)")
+
 
 @dataclass
 class Solved:
