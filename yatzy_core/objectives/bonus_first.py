@@ -71,8 +71,7 @@ def table_seconds(rules: Rules, within: int = 0) -> float:
 class BonusFirstLanes:
     """The table's terminal and combine: (P(bonus), points to come under this policy) per state.
 
-    >>> scored = engine.Scored(np.array([0]), np.array([5]), np.array([35]), np.array([0]), np.array([True]))
-    >>> BonusFirstLanes(63).combine_scored(scored, np.array([[1.0, 20.0]])).tolist()
+    >>> BonusFirstLanes(63).combine(np.array([5 + 35]), np.array([[1.0, 20.0]])).tolist()   # box, bonus
     [[1.0, 60.0]]
     """
 
@@ -93,8 +92,6 @@ class BonusFirstLanes:
         out[..., 1] += points
         return out
 
-    def combine_scored(self, scored: engine.Scored, later) -> np.ndarray:
-        return self.combine(scored.box_points + scored.upper_bonus + scored.yahtzee_bonus, later)
 
 
 def bonus_operator(rules: Rules, compiled: bool = True) -> Operator:
