@@ -49,7 +49,7 @@ class _MeanAfterNothing:
     """(0, points to come): a primary lane that ties everywhere, so the lexicographic choice is
     the mean's, from per-state terminal values."""
 
-    from yatzy_core.engine.turn import LEXICOGRAPHIC as choice
+    from yatzy_core.engine.choice import LEXICOGRAPHIC as choice
 
     def terminal(self, size):
         return np.zeros((size, 2))
@@ -85,7 +85,7 @@ def test_per_state_terminal_values_reach_the_start():
     """P(upper total reaches 4) with per-state terminal values: 1 on a full card whose upper
     total reached it; the primary lane is then that chance, checked, with only ones and twos
     open, by the target table of the upper boxes alone (the chance of 4 or more upper points)."""
-    from yatzy_core.engine.turn import LEXICOGRAPHIC
+    from yatzy_core.engine.choice import LEXICOGRAPHIC
     from yatzy_core.engine.table_solver import Operator, solve_table
 
     class BonusLane(_MeanAfterNothing):

@@ -4,7 +4,7 @@
 P(upper total >= threshold on the full card) and, among choices equally likely to earn it
 (within TIE: the bonus already decided, or a choice in a lower box that leaves the upper boxes
 alone), for points. Its value is a pair V(s) = (P(bonus), M), chosen lexicographically
-(`engine.turn.Lexicographic`): M is the mean of this very policy, not max-mean's, so the
+(`engine.choice.Lexicographic`): M is the mean of this very policy, not max-mean's, so the
 tie-break is exact.
 
     V(full card) = ([upper >= threshold], 0)     V(s) = lex-best over choices of E[(P(next), points + M(next))]
@@ -35,6 +35,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..engine import turn as engine
+from ..engine.choice import LEXICOGRAPHIC
 from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, read_trusted,
                             write_trusted)
 from ..engine.table_solver import Operator, solve_table
@@ -76,7 +77,7 @@ class BonusFirstLanes:
     """
 
     threshold: int
-    choice: ClassVar = engine.LEXICOGRAPHIC
+    choice: ClassVar = LEXICOGRAPHIC
 
     def terminal(self, size: int) -> np.ndarray:
         return np.zeros((size, 2))

@@ -30,6 +30,7 @@ from typing import Callable, ClassVar
 import numpy as np
 
 from ..engine import turn as engine
+from ..engine.choice import choice_rule
 from ..engine.position import Position
 from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules
@@ -128,7 +129,7 @@ class AdviceObjective:
         space = table.space
         lanes = self.lanes(table)
         final = engine.box_values(space, self.values(table), np.array([position.state(space)]), lanes)
-        return engine.evaluate(space, final, choose=False, choice=engine.choice_rule(lanes)), self.pick(position)
+        return engine.evaluate(space, final, choose=False, choice=choice_rule(lanes)), self.pick(position)
 
     def tie_break(self, turn: engine.Turn, mean: engine.Turn) -> engine.Turn:
         """The turn whose values order the choices equally good for this objective (within TIE):
