@@ -8,7 +8,7 @@ any shape: a number (`int`, `float`: the CLI checks its range, a widget asks for
 structured value (a whole opponent card and a lead, say) that parses its own flag text
 (`Parameter.parse`) and has no widget (`input=None`: offered on the command line only).
 
->>> from yatzy_core.objectives.objective import AtLeast
+>>> from yatzy_core.objectives.goals import AtLeast
 >>> [p.flag for p in objective_class("beat").parameters], objective_class("reach") is AtLeast
 (['--beat'], True)
 >>> objective_for("reach", total=250, points=10)
