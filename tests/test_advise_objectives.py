@@ -9,7 +9,8 @@ from yatzy_core.advice.advisor import Advice, advise
 from yatzy_core.advice.coach import Game
 from yatzy_core.advice.objective_advice import target_advice, risk_advice
 from yatzy_core.objectives.appetite import Risk
-from yatzy_core.objectives.objective import AtLeast, Beat, MaxMean
+from yatzy_core.objectives.goals import AtLeast, Beat
+from yatzy_core.objectives.objective import MaxMean
 from yatzy_core.cli.command import main
 from yatzy_core.engine import turn as engine_turn
 from yatzy_core.engine.position import Position

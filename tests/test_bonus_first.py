@@ -85,3 +85,21 @@ def test_the_cli_offers_it(capsys):
     p_two_threes = 1 - (5 / 6) ** 3
     p_turn = 1 - (1 - p_two_threes) ** 5 - 5 * p_two_threes * (1 - p_two_threes) ** 4
     assert f"{1 - (1 - p_turn) ** 2:.6f}" == "0.909302"
+
+
+def test_an_early_position_is_refused_only_when_the_whole_table_is_long(tmp_path, monkeypatch):
+    """The compiled whole table is seconds (yahtzee-no-bonus: 239,742 distinct states, the
+    solve's bar, at 1e-5 s), so an early position is answered and its solve announced; Maxi
+    Yatzy's (minutes) is still refused without a cached table."""
+    from yatzy_core.game.rules import get_rules
+    from yatzy_core.objectives.bonus_first import UpperBonus, table_seconds
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    rules = get_rules("yahtzee-no-bonus")
+    early = Position.make(rules, dice="12345", rolls_left=2)
+    UpperBonus().ready(early)
+    what, seconds = UpperBonus().work(rules, early, use_cache=True)
+    assert what == "solving the upper bonus table of yahtzee-no-bonus" and round(seconds, 4) == 2.3974
+    maxi = get_rules("maxi-yatzy")
+    assert round(table_seconds(maxi)) == 335
+    with pytest.raises(ValueError, match=r"needs the whole table \(about 6 min\): run `yatzy distribution"):
+        UpperBonus().ready(Position.make(maxi, dice="123456", rolls_left=2))

@@ -38,7 +38,7 @@ def test_bonus_features_and_greedy_policy_value():
     greedy = evaluate_policy(LookAhead(game, fit.values))[start]
     optimum = solve(game, progress=False).expected_score
     assert greedy <= optimum + 1e-9
-    assert greedy > optimum - 2.0
+    assert (round(float(greedy), 4), round(float(optimum), 4)) == (33.8608, 34.6873)   # 0.8265 below
 
 
 def test_list_values_agree_with_the_forward_pass():

@@ -115,7 +115,7 @@ def test_bad_arguments(solutions):
 from test_turn import TINY  # noqa: E402
 from yatzy_core.objectives.midgame import risk_position_distribution, target_position_distribution  # noqa: E402
 from yatzy_core.objectives.appetite import Risk  # noqa: E402
-from yatzy_core.objectives.objective import AtLeast  # noqa: E402
+from yatzy_core.objectives.goals import AtLeast  # noqa: E402
 from yatzy_core.objectives.risk import risk_table  # noqa: E402
 from yatzy_core.objectives.targets import solve_targets  # noqa: E402
 
@@ -242,7 +242,8 @@ def test_a_goals_outlook_and_play_are_the_base_class_over_its_data(goal, dice, r
     """AtLeast and Beat keep no play or outlook of their own: the base class's, over the target
     table, its need lanes' goal and its hopeless test, give the target pass's distribution bit for
     bit (60 is out of reach: the best average's), and a whole game is `target_play`'s of its table."""
-    from yatzy_core.objectives.objective import AdviceObjective, Beat, MEAN
+    from yatzy_core.objectives.goals import Beat
+    from yatzy_core.objectives.objective import AdviceObjective, MEAN
     from yatzy_core.objectives.policy_play import target_play
     from yatzy_core.objectives.targets import target_table
     assert all(vars(cls).get(name) is None for cls in (AtLeast, Beat) for name in ("play", "outlook"))

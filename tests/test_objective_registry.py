@@ -14,7 +14,8 @@ import yatzy_core
 from yatzy_core.cli.args import chosen_objective, objective_flags
 from yatzy_core.objectives import registry
 from yatzy_core.objectives.appetite import Risk
-from yatzy_core.objectives.objective import MEAN, AdviceObjective, AtLeast, Beat
+from yatzy_core.objectives.goals import AtLeast, Beat
+from yatzy_core.objectives.objective import MEAN, AdviceObjective
 from yatzy_core.objectives.registry import Parameter, objective_for, offered, registered
 
 PACKAGE = Path(__file__).resolve().parents[1] / "yatzy_core"

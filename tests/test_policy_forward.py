@@ -43,6 +43,13 @@ def test_the_mean_policy_through_the_new_path_is_todays_distribution(mean_pmf):
     assert play.box_expectations["total"] == pytest.approx(float(brute_force_value(TINY)), abs=1e-12)
 
 
+def test_the_default_policy_tables_are_the_mean_policy(mean_pmf):
+    """No arguments: the max-mean values with the points scored now (not mean[next] alone)."""
+    play = policy_play(StateSpace(TINY), policy_tables(StateSpace(TINY)))
+    assert np.abs(play.distribution.probabilities - mean_pmf).max() < 1e-12
+    assert play.box_expectations["total"] == pytest.approx(float(brute_force_value(TINY)), abs=1e-12)
+
+
 @pytest.mark.parametrize("goal", [0, 39, 45])
 def test_a_goal_met_or_out_of_reach_plays_for_the_mean(tiny, goal, mean_pmf):
     """Every choice is equally likely to reach it (1 or 0): the tie rule orders them by the mean."""

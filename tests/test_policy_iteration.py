@@ -124,3 +124,18 @@ def test_a_policy_under_other_rules_needs_the_same_states_and_choices():
     chance = yatzy.with_(name="chance", boxes=yatzy.boxes[13:14], upper_bonus=0)
     with pytest.raises(ValueError, match="rules: 'yatzy' must have the states and choices of 'chance'"):
         UnderRules(FirstOpenBox(chance), yatzy)
+
+
+def test_a_policy_under_rules_with_its_boxes_permuted_is_refused():
+    """(full house, chance) -> (chance, full house): the same sizes, dice and rolls, but the
+    policy's box 0 would name chance; refused by the box order."""
+    from yatzy_core.game.rules import get_rules
+    from yatzy_core.players.policy_iteration import UnderRules
+    plain = get_rules("yahtzee-no-bonus")
+    old = plain.with_(name="house, chance", boxes=plain.boxes[8:9] + plain.boxes[12:13], yahtzee_box=None,
+                      upper_bonus=0)
+    swapped = old.with_(name="chance, house", boxes=old.boxes[::-1])
+    assert StateSpace(old).size == StateSpace(swapped).size
+    with pytest.raises(ValueError, match="rules: 'chance, house' must have .* boxes in the same order"):
+        UnderRules(FirstOpenBox(old), swapped)
+    assert UnderRules(FirstOpenBox(old), old).rules is old

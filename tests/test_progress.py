@@ -22,7 +22,7 @@ from yatzy_core.engine import progress
 from yatzy_core.engine.compiled import cache_lock, first_use, kernel
 from yatzy_core.engine.position import Position
 from yatzy_core.objectives import tables
-from yatzy_core.objectives.objective import AtLeast
+from yatzy_core.objectives.goals import AtLeast
 
 ROOT = Path(__file__).resolve().parents[1]
 

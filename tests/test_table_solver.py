@@ -47,9 +47,9 @@ def test_a_stop_asked_for_ends_a_solve():
 
 class _MeanAfterNothing:
     """(0, points to come): a primary lane that ties everywhere, so the lexicographic choice is
-    the mean's, from per-state terminal values and a combine that sees the scored parts."""
+    the mean's, from per-state terminal values."""
 
-    from yatzy_core.engine.turn import LEXICOGRAPHIC as choice
+    from yatzy_core.engine.choice import LEXICOGRAPHIC as choice
 
     def terminal(self, size):
         return np.zeros((size, 2))
@@ -57,9 +57,9 @@ class _MeanAfterNothing:
     def terminal_states(self, space):
         return self.terminal(space.size)
 
-    def combine_scored(self, scored, later):
+    def combine(self, points, later):
         out = later.copy()
-        out[:, 1] += scored.box_points + scored.upper_bonus + scored.yahtzee_bonus
+        out[:, 1] += points
         return out
 
 
@@ -85,7 +85,7 @@ def test_per_state_terminal_values_reach_the_start():
     """P(upper total reaches 4) with per-state terminal values: 1 on a full card whose upper
     total reached it; the primary lane is then that chance, checked, with only ones and twos
     open, by the target table of the upper boxes alone (the chance of 4 or more upper points)."""
-    from yatzy_core.engine.turn import LEXICOGRAPHIC
+    from yatzy_core.engine.choice import LEXICOGRAPHIC
     from yatzy_core.engine.table_solver import Operator, solve_table
 
     class BonusLane(_MeanAfterNothing):
@@ -136,3 +136,46 @@ def test_a_stop_asked_for_ends_a_lexicographic_solve():
     finally:
         clear_stop()
     assert round(bonus_table(TINY, use_cache=False).start_value, 4) == 0.6583     # and the next solve runs
+
+
+@pytest.mark.parametrize("fields, name", [(dict(per_state=True), "per_state"), (dict(compiled=False), "compiled")])
+def test_an_operator_refuses_dense_only_fields_without_dense_rows(fields, name):
+    """per_state and the turn engine (compiled=False) read and write rows of lanes per state:
+    without dense=True the operator is refused by the field's name, not deep in solve_table."""
+    from yatzy_core.engine.table_solver import Operator
+    with pytest.raises(ValueError, match=f"^{name}: .*needs dense=True"):
+        Operator(_MeanAfterNothing(), widths=lambda space, states: np.full(len(states), 2, np.int64),
+                 multiply=True, dense=False, **fields)
+
+
+class _PointsWithoutUpperBonus:
+    """Points to come, the upper bonus not counted: a combine that needs the scored parts
+    (`Scored`), since the points in all cannot tell the bonus from the box."""
+
+    def terminal(self, size):
+        return np.zeros(size)
+
+    def combine(self, points, later):
+        return points + later
+
+    def combine_scored(self, scored, later):
+        return scored.box_points + scored.yahtzee_bonus + later
+
+
+def test_a_combine_of_the_scored_parts_values_the_box_apart_from_the_bonus():
+    """Played for points without the upper bonus, TINY is worth exactly the game without it
+    (brute force, in Fractions), less than TINY's own optimum; `combine` alone (the points in
+    all) gives back the optimum, so the parts are what differ."""
+    from yatzy_core.engine.bruteforce import brute_force_value
+    from yatzy_core.engine.table_solver import Operator
+    from yatzy_core.engine.turn import MEAN_LANES
+    objective = _PointsWithoutUpperBonus()
+    op = Operator(objective, widths=lambda space, states: np.ones(len(states), np.int64), multiply=True,
+                  dense=True, compiled=False)
+    start = float(reference_table(SPACE, op)[SPACE.index(0, 0)])
+    without = float(brute_force_value(TINY.with_(name="tiny-no-bonus", upper_bonus=0)))
+    all_points = Operator(MEAN_LANES, widths=op.widths, multiply=True, dense=True, compiled=False)
+    optimum = float(reference_table(SPACE, all_points)[SPACE.index(0, 0)])
+    assert round(start, 10) == round(without, 10)
+    assert round(optimum, 10) == round(float(brute_force_value(TINY)), 10)
+    assert (round(start, 4), round(optimum, 4)) == (21.9748, 25.7815)

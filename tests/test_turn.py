@@ -12,8 +12,9 @@ from yatzy_core.engine.bruteforce import brute_force_value
 from yatzy_core.game.rules import Rules, get_rules
 from yatzy_core.game.scoring import Box, n_of_a_kind_fixed, total, upper
 from yatzy_core.game.states import StateSpace
+from yatzy_core.engine.choice import ranked
 from yatzy_core.engine.turn import (MEAN_LANES, TIE, TargetLanes, ExpUtility, box_values, evaluate, preferred_box,
-                                    preferred_keeper, ranked, score_box, turn_values)
+                                    preferred_keeper, score_box, turn_values)
 
 # two dice, three rolls a turn, an upper bonus of 10 once ones + twos reach 4
 TINY = Rules("tiny", (Box("ones", upper(1), face=1, max_score=2), Box("twos", upper(2), face=2, max_score=4),

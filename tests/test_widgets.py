@@ -195,7 +195,7 @@ def test_the_outlook_is_the_distribution_of_the_policy_played_for(solutions):
     (`midgame`), with the policy named; no points so far, no outlook."""
     from yatzy_core.objectives.midgame import (position_distribution, risk_position_distribution,
                                                target_position_distribution)
-    from yatzy_core.objectives.objective import Beat
+    from yatzy_core.objectives.goals import Beat
     from yatzy_core.objectives.risk import risk_table
     from yatzy_core.objectives.targets import solve_targets
     solution = solutions("yahtzee-no-bonus")

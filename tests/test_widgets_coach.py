@@ -204,7 +204,7 @@ def test_the_outlook_plays_the_policy_the_player_plays_for(solutions, monkeypatc
     distribution (`midgame`), named; from the first turn without a whole table, refused."""
     from yatzy_core.objectives.midgame import risk_position_distribution, target_position_distribution
     from yatzy_core.objectives.appetite import Risk
-    from yatzy_core.objectives.objective import Beat
+    from yatzy_core.objectives.goals import Beat
     from yatzy_core.objectives.risk import risk_table
     from yatzy_core.objectives.targets import solve_targets
     yatzy = solutions("yatzy")

@@ -19,7 +19,8 @@ from .engine.bruteforce import brute_force_value
 from .engine.cache import get_solution
 from .engine.solutions import solution_for
 from .advice.advisor import Advice, advise, rest_of_game
-from .objectives.objective import AdviceObjective, AtLeast, Beat, MaxMean
+from .objectives.goals import AtLeast, Beat
+from .objectives.objective import AdviceObjective, MaxMean
 from .objectives.appetite import Risk
 from .objectives.registry import objective_for
 from .engine.position import Position, rerolls_left

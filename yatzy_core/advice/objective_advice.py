@@ -21,7 +21,8 @@ from .ranking import Advice
 from ..engine.position import Position
 from ..game.checks import instance_of, whole_number
 from ..objectives.appetite import Risk
-from ..objectives.objective import AtLeast, position_of
+from ..objectives.goals import AtLeast
+from ..objectives.objective import position_of
 from ..objectives.risk import RiskTable
 from ..objectives.targets import Targets
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..engine.position import Position, counted
-from ..engine.turn import Turn, ranked
+from ..engine.choice import ranked
+from ..engine.turn import Turn
 from ..engine.turn_choices import roll_options
 from ..game.dice import dice_of
 from ..game.scoring import box_label
@@ -103,7 +104,7 @@ def choices(position: Position, turn: Turn, pick, measure: str = "expected",
     that reroll at least one die. Within TIE: by `mean` (the max-mean turn of the position,
     for an objective other than the mean: choices equally likely are ordered by their expected
     points), then boxes first in card order, then keepers with more dice first, then by their
-    dice (`turn.ranked`)."""
+    dice (`choice.ranked`)."""
     options = _options(position, turn, pick, measure)
     second = None
     if mean is not None:

@@ -27,7 +27,7 @@ import warnings
 
 from ..version import __version__
 from ..advice.advisor import advise
-from ..objectives.objective import AtLeast
+from ..objectives.goals import AtLeast
 from ..objectives.registry import objective_for
 from ..engine.position import Position, counted
 from ..engine.cache import CacheWarning, get_solution

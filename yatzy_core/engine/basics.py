@@ -16,9 +16,10 @@ import numpy as np
 if TYPE_CHECKING:
     from ..game.states import StateSpace
 
-__all__ = ["TIE", "TurnOutcomes", "StateValues"]
+__all__ = ["TIE", "NEG", "TurnOutcomes", "StateValues"]
 
 TIE = 1e-9    # choices this close to the best are equally good (`engine.turn`: the one tie rule)
+NEG = -np.inf  # the value of a choice that is not allowed
 
 
 @dataclass(frozen=True)

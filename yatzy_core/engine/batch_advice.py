@@ -17,7 +17,7 @@ rerolls left a keeper inside the dice showing.
 
 Values are expected points still to come (the box's points now included), exactly `advise`'s
 for the same position (tests/test_batch_advice.py, thousands of positions to 1e-9). The best
-option follows `advise`'s tie rule (`turn.ranked`): of the options within TIE = 1e-9 of the
+option follows `advise`'s tie rule (`choice.ranked`): of the options within TIE = 1e-9 of the
 largest value, a box before a keeper, boxes in card order, keepers with more dice first, then
 in keeper order. Regret is the best option's value less the option's (`Advice.loss`).
 

@@ -10,7 +10,7 @@ through `chunked.for_each_chunk` (Ctrl-C and `request_stop` honoured between chu
 bar of the states solved), the layout (each state's band of lanes and where it starts).
 `reference_table` runs the same layers through the turn engine (numpy, float64): the check of
 the compiled path on small games. The objective owns its operator: the full card's value per
-state (`turn.terminal_values`), a combine that sees the scored parts and its choice rule
+state (`choice.terminal_values`), a combine that sees the scored parts and its choice rule
 (`turn.Objective`). The target kernel takes its maxima lane by lane, so a lexicographic choice
 rule (two lanes chosen together) runs on the pair kernel instead (`compiled.policy_table`: the
 compiled policy's choices worked backwards), its combine given as data (`Operator.affine`),
@@ -46,7 +46,8 @@ from .compiled.policy_table import pair_layer
 from .compiled.policy_turn import PolicyTables, n_slots_most, score_classes, span
 from .compiled.target_kernel import solve_states
 from .basics import TIE
-from .turn import Lexicographic, Objective, choice_rule, terminal_values, turn_values
+from .choice import Lexicographic, choice_rule, terminal_values
+from .turn import Objective, turn_values
 
 __all__ = ["Operator", "Solved", "table_layout", "solve_table", "reference_table"]
 
@@ -64,11 +65,18 @@ class Operator:
                                     # else it points at its representative's
     terminal: np.ndarray | None = None   # the full card's lanes, stored as they are (None: the kernel's
                                          # own: a full card's band is empty); `per_state`: `lanes`' own
-    per_state: bool = False         # the full card's values differ by state (`turn.terminal_values`; dense only)
+    per_state: bool = False         # the full card's values differ by state (`choice.terminal_values`; dense only)
     compiled: bool = True           # a kernel runs it (else the turn engine does: dense only)
     affine: Callable | None = None  # a lexicographic operator's primary lane as `policy_table` runs it: points
                                     # p -> (weight, shift), weight[p] * primary(next) + shift[p]; its
                                     # tie-break lane gains p (two lanes, dense, compiled)
+
+    def __post_init__(self):
+        """Refuse fields that only work on dense rows (the turn engine and per-state terminals
+        read and write `rows`, which a table of representatives' bands does not have)."""
+        for name in ("per_state", "compiled"):
+            if not self.dense and getattr(self, name) == (name == "per_state"):
+                raise ValueError(f"{name}: {name}={getattr(self, name)} needs dense=True (rows of lanes per state)")
 
 
 @dataclass

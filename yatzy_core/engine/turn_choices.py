@@ -3,7 +3,7 @@
 `turn.evaluate` values every choice of a turn at once; here one roll's choices are listed in the
 advisor's order (every allowed box scored now, then the keepers that reroll at least one die,
 preferred first), the first of them for a policy is picked under the one tie rule
-(`turn.ranked`: the best for the policy, within TIE the best mean, then that order), and the
+(`choice.ranked`: the best for the policy, within TIE the best mean, then that order), and the
 rest of the turn is pushed forwards through such choices (`finish_turn`, with `turn_forward`'s
 keeper moves). The advisor ranks with `roll_options`; the distribution of a policy from inside
 a turn (`objectives.midgame`) plays the rest of the turn with `first_choice`.
@@ -23,7 +23,8 @@ import numpy as np
 
 from ..game.dice import dice_of  # noqa: F401 (the doctest)
 from ..game.states import StateSpace
-from .turn import Turn, box_values, evaluate, ranked  # noqa: F401 (box_values, evaluate: the doctest)
+from .choice import ranked
+from .turn import Turn, box_values, evaluate  # noqa: F401 (box_values, evaluate: the doctest)
 
 __all__ = ["roll_options", "first_choice", "finish_turn"]
 

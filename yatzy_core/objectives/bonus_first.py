@@ -4,7 +4,7 @@
 P(upper total >= threshold on the full card) and, among choices equally likely to earn it
 (within TIE: the bonus already decided, or a choice in a lower box that leaves the upper boxes
 alone), for points. Its value is a pair V(s) = (P(bonus), M), chosen lexicographically
-(`engine.turn.Lexicographic`): M is the mean of this very policy, not max-mean's, so the
+(`engine.choice.Lexicographic`): M is the mean of this very policy, not max-mean's, so the
 tie-break is exact.
 
     V(full card) = ([upper >= threshold], 0)     V(s) = lex-best over choices of E[(P(next), points + M(next))]
@@ -35,6 +35,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..engine import turn as engine
+from ..engine.choice import LEXICOGRAPHIC
 from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, read_trusted,
                             write_trusted)
 from ..engine.table_solver import Operator, solve_table
@@ -43,25 +44,40 @@ from ..game.states import StateSpace
 from .objective import AdviceObjective
 from .registry import registered
 
-__all__ = ["UpperBonus", "BonusFirstLanes", "BonusTable", "bonus_operator", "bonus_table", "cached_table"]
+__all__ = ["UpperBonus", "BonusFirstLanes", "BonusTable", "bonus_operator", "bonus_table", "cached_table",
+           "table_seconds"]
 
 FORMAT = 1
 LATE_OPEN = 7   # open boxes at most for a position's own subgame table (a second or two), else the whole one
-SECONDS_PER_STATE = 1e-5   # the compiled pair kernel: yahtzee-no-bonus's whole table in 2.0 s (2 cores, loaded;
-                           # benchmarks/lexicographic_table.py), plus a first compilation
+SECONDS_PER_STATE = 1e-5   # per distinct state (the solve's bar), the compiled pair kernel: yahtzee-no-bonus's
+                           # 239,742 in 1.0-2.0 s (2 cores, loaded; benchmarks/lexicographic_table.py)
+SECONDS_PER_JOKER_STATE = 4.2e-5   # with the Yahtzee bonus and jokers (states that choose alone): yahtzee's 359,612 in 15.1 s
+READY_SECONDS = 60.0       # an uncached whole table longer than this is refused from an early position
+
+
+def table_seconds(rules: Rules, within: int = 0) -> float:
+    """Rough seconds of the table's solve (no first compilation): its distinct states, as the
+    solve's bar counts them, times the measured rate.
+
+    >>> from yatzy_core.game.rules import get_rules
+    >>> round(table_seconds(get_rules("yahtzee-no-bonus")), 2), round(table_seconds(get_rules("yahtzee")), 1)
+    (2.4, 15.1)
+    """
+    space = StateSpace(rules)
+    distinct = sum(len(d) for _, d, _ in space.backward(space.n_boxes - 1, within))
+    return distinct * (SECONDS_PER_JOKER_STATE if rules.tracks_yahtzee_bonus else SECONDS_PER_STATE)
 
 
 @dataclass(frozen=True)
 class BonusFirstLanes:
     """The table's terminal and combine: (P(bonus), points to come under this policy) per state.
 
-    >>> scored = engine.Scored(np.array([0]), np.array([5]), np.array([35]), np.array([0]), np.array([True]))
-    >>> BonusFirstLanes(63).combine_scored(scored, np.array([[1.0, 20.0]])).tolist()
+    >>> BonusFirstLanes(63).combine(np.array([5 + 35]), np.array([[1.0, 20.0]])).tolist()   # box, bonus
     [[1.0, 60.0]]
     """
 
     threshold: int
-    choice: ClassVar = engine.LEXICOGRAPHIC
+    choice: ClassVar = LEXICOGRAPHIC
 
     def terminal(self, size: int) -> np.ndarray:
         return np.zeros((size, 2))
@@ -77,8 +93,6 @@ class BonusFirstLanes:
         out[..., 1] += points
         return out
 
-    def combine_scored(self, scored: engine.Scored, later) -> np.ndarray:
-        return self.combine(scored.box_points + scored.upper_bonus + scored.yahtzee_bonus, later)
 
 
 def bonus_operator(rules: Rules, compiled: bool = True) -> Operator:
@@ -179,13 +193,16 @@ class UpperBonus(AdviceObjective):
             return "", 0.0
         if use_cache and cached_table(rules):
             return ("playing its policy forward", 10.0) if forward else ("", 0.0)
-        states = int(StateSpace(rules).reachable.sum())
-        return f"solving the upper bonus table of {rules.name}", states * SECONDS_PER_STATE
+        return f"solving the upper bonus table of {rules.name}", table_seconds(rules)
 
     def ready(self, position):
-        if position.rules.n_boxes - len(position.used) > LATE_OPEN and not cached_table(position.rules):
-            raise ValueError(f"from this early a position the chance of the bonus needs the whole table: run "
-                             f"`yatzy distribution --rules {position.rules.name} --bonus-first` once, or fill more boxes")
+        rules = position.rules
+        if rules.n_boxes - len(position.used) > LATE_OPEN and not cached_table(rules):
+            seconds = table_seconds(rules)
+            if seconds > READY_SECONDS:
+                raise ValueError(f"from this early a position the chance of the bonus needs the whole table "
+                                 f"(about {seconds / 60:.0f} min): run `yatzy distribution --rules {rules.name} "
+                                 "--bonus-first` once, or fill more boxes")
 
     def whole_table(self, rules, use_cache=True, progress=False):
         return bonus_table(rules, use_cache, progress)

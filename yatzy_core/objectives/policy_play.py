@@ -64,13 +64,16 @@ def policy_play(space: StateSpace, pt: PolicyTables, goal: int = 0, start=None,
 
 
 def policy_tables(space: StateSpace, primary: np.ndarray | None = None, theta: float = 0.0,
-                  points: bool = False, targets: Targets | None = None,
+                  points: bool | None = None, targets: Targets | None = None,
                   tie_break: np.ndarray | None = None) -> PolicyTables:
     """What the compiled policy reads, as data (no mode): a state lane maximises
     exp(theta p) * primary[next] (+ p with `points`: the mean) over its choices, its ties within
     TIE on the certainty-equivalent scale of theta (theta = 0: the plain one); with `targets`
     the lanes are the target table's needs instead. Ties are broken by p + tie_break[next]
-    (default: the max-mean values)."""
+    (default: the max-mean values). `points` defaults to True exactly when the primary is the
+    default max-mean values (and no targets), so `policy_tables(space)` is the mean policy."""
+    if points is None:
+        points = primary is None and targets is None
     mean = solution_for(space.rules, None, progress=False).values if primary is None or tie_break is None else None
     s, t = tables(space.rules)
     n = span(s, t)

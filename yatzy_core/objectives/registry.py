@@ -9,7 +9,7 @@ structured value (a whole opponent card, say) that parses its own flag text (`Pa
 the widgets ask for that text in a text box (`Input(text=True)`) and parse it the same way, or
 not at all (`input=None`: offered on the command line only).
 
->>> from yatzy_core.objectives.objective import AtLeast
+>>> from yatzy_core.objectives.goals import AtLeast
 >>> [p.flag for p in objective_class("beat").parameters], objective_class("reach") is AtLeast
 (['--beat'], True)
 >>> objective_for("reach", total=250, points=10)

@@ -153,10 +153,13 @@ class UnderRules(Player):
     def __init__(self, player, rules, name: str = ""):
         super().__init__(rules)
         same = (player.space.size == self.space.size and player.rules.n_boxes == self.rules.n_boxes
-                and player.rules.dice == self.rules.dice and player.rules.rolls_per_turn == self.rules.rolls_per_turn)
+                and player.rules.dice == self.rules.dice and player.rules.rolls_per_turn == self.rules.rolls_per_turn
+                and player.rules.box_names == self.rules.box_names   # a box index names the same box
+                and player.rules.upper_bonus_threshold == self.rules.upper_bonus_threshold)
         if not same:
             raise ValueError(f"rules: {self.rules.name!r} must have the states and choices of {player.rules.name!r} "
-                             "(the same dice, rolls, boxes and tracked totals); only points may differ")
+                             "(the same dice, rolls, boxes in the same order, upper threshold and tracked totals); "
+                             "only points may differ")
         self.player, self.name = player, name or f"{getattr(player, 'name', 'player')} under {self.rules.name}"
 
     def turn_choices(self, states):

@@ -1,7 +1,7 @@
 """A lexicographic table, compiled: each state's (primary, tie-break) pair from its next states'.
 
 The target kernel (`target_kernel`) takes its maxima lane by lane, so it cannot carry a value
-made of two lanes chosen together (`turn.Lexicographic`: the best primary; of the choices
+made of two lanes chosen together (`choice.Lexicographic`: the best primary; of the choices
 within TIE of it, the best tie-break; then the preferred one; the pair carried is the chosen
 choice's). The compiled policy already chooses that way (`policy_lanes.last_roll8`,
 `reroll_stage`), from data: a slot's primary value weight[p] * primary[next] + shift[p] and
