@@ -26,6 +26,7 @@ from .objectives.registry import objective_for
 from .engine.position import Position, rerolls_left
 from .engine.solved import SolvedTable
 from .engine.subgame import subgame_rules
+from .engine.stored_results import stored_result   # a measured record of results/, checked
 from .engine.progress import progress   # progress(False): long work says nothing, shows no bar
 
 # Loaded on first use (PEP 562), so that `import yatzy_core` and the `yatzy` command stay fast:
@@ -83,6 +84,6 @@ __all__ = [
     "Targets", "solve_targets", "target_table", "max_total", "most_gain", "RiskTable", "solve_risk", "risk_table",
     "theta_range", "certainty_equivalent", "target_play", "risk_play", "target_distribution", "risk_distribution",
     "tie_table", "second_player", "position_distribution", "target_position_distribution",
-    "risk_position_distribution", "target_advice", "risk_advice", "play_to_target", "grade_to_beat",
+    "risk_position_distribution", "target_advice", "risk_advice", "play_to_target", "grade_to_beat", "stored_result",
     "progress",
 ]

@@ -17,12 +17,15 @@ only way to the list's choices there. The student's `V(open_boxes)` averages, ne
 """
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from ..game.checks import instance_of
 from ..game.states import StateSpace
 from ..players.thumb import DecisionList
 from ..players.thumb_exact import ListPlayer, list_values
-from .games import _small_game, _value_case, open_states
-from .report import TIME_LIMIT, Report, function, run
+from .games import _small_game, open_states
+from .report import TIME_LIMIT, TOLERANCE, Report, Wrong, compare, function, number, run
 from .rule_change import policy_table
 
 __all__ = ["list_table", "check_list_values"]
@@ -49,6 +52,19 @@ def check_list_values(V, dl: DecisionList, time_limit: float = TIME_LIMIT) -> Re
     function("V", V)
     dl = _list(dl)
     values, space = list_values(dl), StateSpace(dl.rules)
-    cases = [_value_case(label, open_, float(values[space.index(used, 0, 0)]))
+    cases = [_decimal_case(label, open_, float(values[space.index(used, 0, 0)]))
              for open_, used, label in open_states(dl.rules)]
     return run(getattr(V, "__name__", "V"), V, cases, time_limit)
+
+
+def _decimal_case(where: str, open_boxes: frozenset, expected: float):
+    """A case whose reference is a float (the sweep's): a wrong answer is printed as a decimal
+    like the reference, an exact one with its fraction in brackets, so the two read side by side."""
+    def case(ask):
+        got = ask(where, open_boxes)
+        value = number(got)
+        if value is not None and math.isfinite(value) and not abs(float(value) - expected) <= TOLERANCE:
+            exact = f" ({value})" if isinstance(value, Fraction) and value.denominator != 1 else ""
+            raise Wrong(f"{where}: expected {expected:.10g}, got {float(value):.10g}{exact}")
+        compare(where, expected, got)   # no number, or not finite: the shared messages
+    return case
