@@ -262,3 +262,16 @@ def test_a_card_without_its_lead_names_the_lead(three_file, card, lead):
 def test_the_lead_without_a_card_is_refused_not_ignored(three_file):
     status, out, err = call("advise", "--rules-file", str(three_file), "--dice", "23", "--lead", "4")
     assert (status, out) == (2, "") and "argument --lead: goes with --versus" in err and len(err.splitlines()) == 1
+
+
+def test_a_click_never_starts_a_build_of_minutes(private_cache, monkeypatch):
+    rules = loads(THREE_TEXT)
+    position = Position.make(rules, used=["chance"], dice="23", rolls_left=0)      # 2 open against 2
+    objective = Versus(OpponentCard.parse("used=twos"), 0)
+    assert objective.work(rules, position)[0] == "the endgame table (2,1) of three (%d values, then cached)" % \
+        endgame.layer_values(rules, 2, 1)
+    objective.ready(position)                     # a few values: built behind the click, no refusal
+    monkeypatch.setattr(endgame, "RATE_SECONDS", 1.0)         # as if each value took a second
+    with pytest.raises(ValueError, match=r"^versus: the endgame table \(2,1\) of three \(.* is not built yet: "
+                                         r"run `yatzy versus endgame --rules three` once \(about \d+ min\)"):
+        objective.ready(position)

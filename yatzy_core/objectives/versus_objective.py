@@ -31,6 +31,8 @@ from .registry import Input, Parameter, registered
 
 __all__ = ["Versus"]
 
+READY_SECONDS = 30   # the most a widget's click may wait for an endgame layer to be built
+
 @registered
 @dataclass(frozen=True)
 class Versus(AdviceObjective):
@@ -167,6 +169,15 @@ class Versus(AdviceObjective):
         later, lanes, at = turn_values(space, mover, waiter, self.lead, use_cache)   # a decided lead clamped
         final = engine.box_values(space, later, np.array([mover]), lanes)
         return engine.evaluate(space, final, choose=False), lambda a: a[..., at]
+
+    def ready(self, position):
+        """A click never starts a build of minutes: the endgame layer a position needs, when it is
+        not cached and would take more than about half a minute, is built by its own command."""
+        what, seconds = self.work(position.rules, position)
+        if seconds > READY_SECONDS:
+            raise ValueError(f"versus: {what} is not built yet: run `yatzy versus endgame --rules "
+                             f"{position.rules.name}` once (about {max(1, round(seconds / 60))} min), "
+                             "or fill more boxes")
 
     def work(self, rules, position=None, use_cache=True, forward=False):
         """The layer to build when it is not cached and not small (yahtzee's (2, 1): about 2 min)."""
