@@ -30,7 +30,7 @@ import contextlib
 import time
 from math import comb  # noqa: F401 (the doctest)
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -38,11 +38,13 @@ from ..engine import turn as engine
 from ..engine.choice import LEXICOGRAPHIC
 from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, read_trusted,
                             write_trusted)
-from ..engine.table_solver import Operator, solve_table
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
 from .registry import registered
+
+if TYPE_CHECKING:     # the kernels load on a first solve, not when `import yatzy_core` registers this
+    from ..engine.table_solver import Operator
 
 __all__ = ["UpperBonus", "BonusFirstLanes", "BonusTable", "bonus_operator", "bonus_table", "cached_table",
            "table_seconds"]
@@ -100,6 +102,7 @@ def bonus_operator(rules: Rules, compiled: bool = True) -> Operator:
     stored, per-state terminal values, a lexicographic choice; compiled, its combine as data
     (the chance passes through: weight 1, shift 0; the tie-break lane gains the points),
     else run by the turn engine (the reference)."""
+    from ..engine.table_solver import Operator
     return Operator(BonusFirstLanes(rules.upper_bonus_threshold),
                     widths=lambda space, states: np.full(len(states), 2, np.int64),
                     multiply=True, dense=True, per_state=True, compiled=compiled,
@@ -140,6 +143,7 @@ def bonus_table(rules: Rules, use_cache: bool = True, progress: bool = False, wi
     space = StateSpace(rules)
 
     def solve():
+        from ..engine.table_solver import solve_table
         start = time.perf_counter()
         solved = solve_table(space, bonus_operator(rules), within, progress=progress,
                              desc=f"upper bonus table {rules.name}")

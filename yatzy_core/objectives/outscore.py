@@ -27,13 +27,11 @@ Fraction(1, 72)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from fractions import Fraction  # noqa: F401 (the doctest)
 
 import numpy as np
 
-from ..engine.compiled.layout import tables
-from ..engine.table_solver import Operator, reference_table, solve_table
 from ..engine.turn import TargetLanes, box_values, evaluate
 from ..game.checks import instance_of, whole_number
 from ..game.rules import Rules
@@ -41,7 +39,9 @@ from ..game.states import StateSpace
 from .objective import AdviceObjective
 from .opponent_card import CARD_HELP, OpponentCard, lead_parameter
 from .registry import Parameter, registered
-from .targets import max_total, most_gain, pad_points
+
+if TYPE_CHECKING:     # the kernels load on a first solve, not when `import yatzy_core` registers this
+    from ..engine.table_solver import Operator
 
 __all__ = ["OutscoreLanes", "OutscoreTable", "opponent_final", "beat_chances", "outscore_operator",
            "outscore_table", "Outscore", "DENSE_BUDGET", "MEASURED_LOSS"]
@@ -90,6 +90,9 @@ class OutscoreLanes(TargetLanes):
 def outscore_operator(rules: Rules, final: np.ndarray, width: int) -> Operator:
     """The table's operator: lanes n = 1 .. width - 1 stored for every state (dense: each state's
     lanes, the full card's the opponent's CDF), combined as a target's (n shifted by points)."""
+    from ..engine.compiled.layout import tables
+    from ..engine.table_solver import Operator
+    from .targets import pad_points
     s, t = tables(rules)
     chances = beat_chances(final, width)
     return Operator(OutscoreLanes(width, final=chances), widths=lambda space, states: np.full(len(states), width - 1),
@@ -133,6 +136,8 @@ def outscore_table(rules: Rules, opponent: OpponentCard | int, lead: int | None 
     """The approximation's table against `opponent` (a card, or its turn state), for the states
     whose used boxes include `within`: lanes for every lead down to `lead` (None: every lead a
     game can have). compiled=False: the turn engine in numpy (the check on small games)."""
+    from ..engine.table_solver import reference_table, solve_table
+    from .targets import max_total, most_gain
     space = StateSpace(instance_of("rules", rules, Rules, "a Rules value (get_rules)"))
     state = opponent if isinstance(opponent, (int, np.integer)) else opponent.state(space)
     behind = max_total(rules) if lead is None else max(-whole_number("lead", lead, -max_total(rules) - 1), 0)
@@ -194,6 +199,7 @@ class Outscore(AdviceObjective):
     def decided_lead(self, position) -> int:
         """The lead, clamped to one below minus the most the mover can still score (a sure loss
         there and below, the values identical): no table as wide as a lead of thousands."""
+        from .targets import most_gain
         space = StateSpace(position.rules)
         return max(self.lead, -int(most_gain(space, [position.state(space)])[0]) - 1)
 
