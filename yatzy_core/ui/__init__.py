@@ -1,5 +1,6 @@
 """The optional views: plotly figures (`plots`), the "What should I keep?" explorer (`widgets`),
-the play-along coach (`widgets_coach`) and the rules editor (`rules_editor`). They need the
+the play-along coach (`widgets_coach`) and the rules editor (`rules_editor`), which share the
+ranking's table and bars (`ranking_view`) and a few widget helpers (`widget_kit`). They need the
 `notebooks` extra (plotly, ipywidgets); the core package never imports them.
 """
 from .plots import (NOTEBOOK_RENDERER, box_bars_figure, face_matrix_figure, gap_figure,

@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import ipywidgets as W
 import plotly.graph_objects as go
-from traitlets import Any, Bool, Dict, HasTraits, Instance, Int, List, Tuple, Unicode
+from traitlets import Bool, Dict, HasTraits, Instance, Int, Tuple, Unicode
 
 from ..advice.advisor import Advice, advise
 from ..engine.position import Position, parse_dice, rerolls_left
@@ -43,7 +43,8 @@ from ..engine.solver import Solution, solve
 from ..engine.turn import TIE
 from ..game.variants import KNOBS, knobs, point_boxes, variant
 from .background import Latest
-from .widgets import TABLE_CSS, classed, publish
+from .ranking_view import TABLE_CSS
+from .widget_kit import classed, publish
 
 __all__ = ["RulesEditor", "Result", "moves_at", "moves_table", "EDITABLE"]
 

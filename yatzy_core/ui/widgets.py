@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import html
 from contextlib import contextmanager
-from copy import deepcopy
 
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 from traitlets import Bool, Float, HasTraits, Instance, Int, List, Tuple, Unicode, observe
 
-from ..advice.advisor import Advice, advise
+from ..advice.advisor import advise
 from ..engine.position import Position, parse_dice
 from ..game.rules import get_rules, rule_names
 from ..engine.solutions import solution_for
@@ -39,85 +38,19 @@ from .dice_widget import DiceTable
 from .fitted_figure import fitted
 from ..objectives.registry import REGISTRY, slot_values, titles
 from .objective_inputs import menu, show_slots, slot_widget
-from .play_for import Shown, mean_rows, objective_rows, policy_outlook, ranking_note, shown_total
+from .play_for import mean_rows, objective_rows, policy_outlook, ranking_note, shown_total
+from .ranking_view import advice_table, bar_data, rows_bars, rows_table, value_heading  # noqa: F401 (two re-exported)
 from .scorecard import box_label
+from .widget_kit import classed, publish, wrapping
 
+# The explorer; the ranking's table and bars (`ranking_view`) and the widget helpers (`widget_kit`)
+# have their own homes and stay importable from here, where notebooks and tests found them first.
 __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "value_heading", "classed",
            "publish", "wrapping"]
 
 INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored",
           "objective", "goal", "theta", "card", "lead")
-BEST_COLOUR, OTHER_COLOUR = "#2ca02c", "#9bb7d4"
-TABLE_CSS = ("<style>.yc-rank-table{border-collapse:collapse;font-family:sans-serif;font-size:13px}"
-             ".yc-rank-table td,.yc-rank-table th{padding:2px 10px;text-align:right;border-bottom:1px solid #ddd}"
-             ".yc-rank-table td:nth-child(2),.yc-rank-table th:nth-child(2){text-align:left}"
-             ".yc-rank-table tr.yc-best-row{background:#d9f2d9;font-weight:bold}</style>")
 
-# ---- pure view functions: advice in, HTML or figure data out --------------------------------------
-
-def value_heading(scored: int | None) -> str:
-    """What the numbers mean: final scores need the points already on the card."""
-    return "expected points still to come" if scored is None else "expected final score"
-
-
-def rows_table(rows: list[Shown], heading: str, digits: int = 2) -> str:
-    """Every choice ranked, as an HTML table with the best ones (ties included) highlighted."""
-    if not rows:
-        return ""
-    head = [f"<tr><th>#</th><th>choice</th><th>{html.escape(heading)}</th><th>loss</th></tr>"]
-    for rank, r in enumerate(rows, 1):
-        best = " yc-best-row" if r.best else ""
-        head.append(f'<tr class="yc-row{best}" data-label="{html.escape(r.label)}"><td>{rank}</td>'
-                    f"<td>{html.escape(r.label)}</td><td>{r.value:.{digits}f}</td>"
-                    f"<td>{r.loss:.{digits}f}</td></tr>")
-    return TABLE_CSS + '<table class="yc-rank-table">' + "".join(head) + "</table>"
-
-
-def advice_table(advice: list[Advice], scored: int | None = None) -> str:
-    """The advisor's ranking as a table: expected points still to come, or final scores."""
-    return rows_table(mean_rows(advice, scored), value_heading(scored))
-
-
-def rows_bars(rows: list[Shown], top: int):
-    """Labels, values, colours and x range of the top choices, best at the top of the chart."""
-    shown = rows[:top][::-1]
-    if not shown:
-        return [], [], [], None
-    values = [r.value for r in shown]
-    low, high = min(values), max(values)
-    pad = max(0.15 * (high - low), 0.01 * abs(high), 1e-3)
-    return ([r.label for r in shown], values,
-            [BEST_COLOUR if r.best else OTHER_COLOUR for r in shown], [low - pad, high + pad])
-
-
-def bar_data(advice: list[Advice], scored: int | None, top: int):
-    """`rows_bars` of the advisor's ranking."""
-    return rows_bars(mean_rows(advice, scored), top)
-
-
-def publish(fig: go.FigureWidget) -> None:
-    """Store the figure in its synced widget state, as plotly does when it is displayed: updates
-    reach open views as messages only, so a page that connects later (Voilà) would draw the
-    figure as first displayed."""
-    fig._widget_data = deepcopy(fig._data)
-    fig._widget_layout = deepcopy(fig._layout_obj._props)
-
-
-def wrapping(*children: W.Widget, reverse: bool = False) -> W.HBox:
-    """A row whose children move onto a new line where the page is too narrow (a phone) instead
-    of being squeezed (dice stacked one per row, clipped buttons). `reverse`: the lines stack
-    upwards, so the last child (the chart) comes first once the row no longer fits on one line."""
-    return W.HBox(list(children), layout=W.Layout(flex_flow="row wrap-reverse" if reverse else "row wrap"))
-
-
-def classed(widget: W.DOMWidget, *css: str) -> W.DOMWidget:
-    """The widget with stable CSS classes added (handles for the browser test)."""
-    for c in css:
-        widget.add_class(c)
-    return widget
-
-
-# ---- the explorer ------------------------------------------------------------------------------
 
 class Explorer(HasTraits):
     """A game position set by widgets, and the advisor's ranking of every choice in it."""

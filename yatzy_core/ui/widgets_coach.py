@@ -41,7 +41,8 @@ from .background import reraise
 from .coach_outlook import Outlook
 from .dice_widget import DiceTable
 from .scorecard import game_card_html
-from .widgets import advice_table, classed
+from .ranking_view import advice_table
+from .widget_kit import classed
 
 __all__ = ["CoachApp", "decision_html", "hold_for"]
 
