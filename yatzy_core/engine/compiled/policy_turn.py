@@ -122,15 +122,23 @@ def _slot_table(state, s, pt, alw, slot_of, every):
 @njit(cache=True)
 def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
     """The slots of `state`'s allowed (roll, box) pairs, each a (box, points, next state): a
-    slot per score class (`score_classes`: its points, bonuses and next state follow from the
-    class), and with jokers (the Yahtzee box used) one per n-of-a-kind roll and box, scored as
-    `turn.score_box` scores a joker. Fills each slot's points, next state and (box points, upper
-    bonus, Yahtzee bonus), and with jokers alw and slot_of (rolls x boxes); returns how many
-    slots. Without jokers every open box is allowed to every roll and a (roll, box)'s slot is its
-    class (`pt.cls`, read as it is: `_slot_table`). A class of a closed box gets harmless values
-    (points 0, this state): no roll may choose it."""
-    joker, face_of_box, kind_face = t.joker, t.face_of_box, t.kind_face
-    n_rolls, n_boxes = alw.shape
+    slot per score class (`_class_slots`), and with jokers (the Yahtzee box used) one per
+    n-of-a-kind roll and box (`_joker_slots`). Fills each slot's points, next state and (box
+    points, upper bonus, Yahtzee bonus), and with jokers alw and slot_of (rolls x boxes); returns
+    how many slots. Without jokers every open box is allowed to every roll and a (roll, box)'s
+    slot is its class (`pt.cls`, read as it is: `_slot_table`)."""
+    n = _class_slots(state, s, t, pt, spts, snxt, split)
+    if not has_jokers(state, s):
+        return n
+    return _joker_slots(state, s, t, pt, alw, slot_of, spts, snxt, split, n)
+
+
+@njit(cache=True)
+def _class_slots(state, s, t, pt, spts, snxt, split):
+    """`_state_slots`' first part: one slot per score class (`score_classes`: its points, bonuses
+    and next state follow from the class), slot q for class q; returns how many. A class of a
+    closed box gets harmless values (points 0, this state): no roll may choose it."""
+    face_of_box = t.face_of_box
     y0 = state % s.n_flags
     u = (state // s.n_flags) % s.n_upper
     mask = state // s.n_flags // s.n_upper
@@ -148,9 +156,21 @@ def _state_slots(state, s, t, pt, alw, slot_of, spts, snxt, split):
         spts[q] = p + (g - gained)
         snxt[q] = ((mask | (1 << b)) * n_upper + nu) * n_flags + y
         split[q, 0], split[q, 1], split[q, 2] = p, g - gained, 0
-    n = len(pt.cls_box)
-    if not has_jokers(state, s):
-        return n
+    return len(pt.cls_box)
+
+
+@njit(cache=True)
+def _joker_slots(state, s, t, pt, alw, slot_of, spts, snxt, split, n):
+    """`_state_slots`' second part, for a state with jokers: alw and slot_of start as every open
+    box and the classes, then each n-of-a-kind roll gets a slot per box it may go in (from slot
+    n on), scored as `turn.score_box` scores a joker; returns the slots in all."""
+    joker, face_of_box, kind_face = t.joker, t.face_of_box, t.kind_face
+    n_rolls, n_boxes = alw.shape
+    y0 = state % s.n_flags
+    u = (state // s.n_flags) % s.n_upper
+    mask = state // s.n_flags // s.n_upper
+    allowed = _allowed(state, s)
+    yi, n_flags, n_upper = s.yahtzee_index, s.n_flags, s.n_upper
     for r in range(n_rolls):
         for b in range(n_boxes):
             alw[r, b] = (allowed >> b) & 1 == 1
