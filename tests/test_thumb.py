@@ -8,6 +8,7 @@ from yatzy_core.engine.position import Position
 from yatzy_core.game.rules import get_rules
 from yatzy_core.engine.solutions import solution_for
 from yatzy_core.game.states import StateSpace
+from yatzy_core.players.policy_iteration import LookAhead, evaluate_policy
 from yatzy_core.players.thumb import DecisionList, View, broken_rule, decide, on_pace
 from yatzy_core.players.thumb_catalogue import (box_dump, box_made, box_sum_at_least, box_upper_kind,
                                                 catalogue, keep_kind_upper, keep_two_pairs, never_below)
@@ -81,6 +82,8 @@ def test_look_ahead_improves_a_list_and_keeps_optimal_play():
     improved = exact_play(look_ahead(rules, values)).total
     assert round(values[StateSpace(rules).index(0, 0)], 4) == 32.9577 and round(improved, 4) == 59.1886
     assert improved < solution.expected_score
+    backwards = evaluate_policy(LookAhead(rules, values))[StateSpace(rules).index(0, 0)]   # the same policy,
+    assert improved == pytest.approx(backwards, abs=1e-9)                                 # evaluated backwards
     assert exact_play(look_ahead(rules, solution.values)).total == pytest.approx(solution.expected_score, abs=1e-9)
 
 

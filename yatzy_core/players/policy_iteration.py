@@ -96,7 +96,9 @@ def evaluate_policy(player, progress: bool = False) -> np.ndarray:
 class LookAhead(Player):
     """Policy improvement: each turn played the best way for `values` (V_pi of a base policy pi)
     at the states after it, i.e. greedy with respect to V_pi. By the policy improvement theorem
-    its own value is at least V_pi in every state. Ties as the turn engine breaks them."""
+    its own value is at least V_pi in every state. Ties as the turn engine breaks them. The
+    package's one look-ahead: `thumb_exact.look_ahead` asks it by (used boxes, upper total) for
+    the exact forward pass."""
 
     def __init__(self, rules, values: np.ndarray, name: str = "look-ahead"):
         super().__init__(rules)

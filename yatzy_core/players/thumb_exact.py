@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .batch import fill, reroll
-from .policy_iteration import evaluate_policy
+from .policy_iteration import LookAhead, evaluate_policy
 from ..engine.turn_forward import final_roll_probabilities, gather_keepers, spread_keepers
 from ..game.rules import Rules, get_rules
 from ..engine.solutions import solution_for
@@ -73,17 +73,20 @@ class _ListPolicy:
 
 class OptimalPolicy:
     """The solver's policy as contexts: its class is the upper total (for checks on small games:
-    its tables cover every (used boxes, total))."""
+    its tables cover every (used boxes, total)). Each context's turn is
+    `policy_iteration.LookAhead`'s for the solution's values, the one look-ahead of the package,
+    asked here by (used boxes, total) as `exact_play` pushes them forwards instead of by state."""
 
     def __init__(self, solution):
         self.solution = solution
+        self._look_ahead = LookAhead(solution.rules, solution.values)
 
     def classes(self, space: StateSpace) -> np.ndarray:
         return np.broadcast_to(np.arange(space.n_upper), (1 << space.n_boxes, space.n_upper))
 
     def turn(self, space, masks, classes):
-        t = evaluate(space, box_values(space, self.solution.values, space.index(masks, classes)))
-        return t.keep, t.box
+        box, keep = self._look_ahead.turn_choices(space.index(masks, classes))
+        return keep, box
 
 
 @dataclass(frozen=True)
@@ -95,9 +98,10 @@ class _Values:
 
 
 def look_ahead(rules: Rules, values) -> OptimalPolicy:
-    """The policy that plays each turn the best way for `values` at the states after it. With a
-    base policy's values V^pi this is one step of policy improvement (rollout, never worse than
-    the base); with the solver's values it is optimal play.
+    """The policy that plays each turn the best way for `values` at the states after it
+    (`policy_iteration.LookAhead`, in the form `exact_play` pushes forwards). With a base
+    policy's values V^pi this is one step of policy improvement (rollout, never worse than the
+    base); with the solver's values it is optimal play.
 
     >>> rules = get_rules("yahtzee-no-bonus")
     >>> chance = rules.with_(name="chance-only", boxes=rules.boxes[-1:], upper_bonus=0, yahtzee_box=None)
