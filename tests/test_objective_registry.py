@@ -91,11 +91,21 @@ def test_a_structured_parameter_plugs_in_without_a_switch(toy):
     assert (kind, values, flag) == (Toy, {"opponent": Lead(("ones", "twos"), 12)}, "--toy-opponent")
     assert objective_for("toy-versus", **values) == Toy(Lead(("ones", "twos"), 12))
     assert "toy-versus" in registry.titles() and "toy-versus" not in offered()   # no widget: CLI only
-    assert yatzy_core.Toy is Toy                                                 # at the front door
+    assert yatzy_core.Toy is Toy and yatzy_core.Lead is Lead                     # at the front door
     with pytest.raises(SystemExit):
         parsed("--toy-opponent", "ones")
     with pytest.raises(ValueError, match="taken"):
         registered(Toy)
+
+
+def test_every_objective_and_its_parameter_types_are_at_the_front_door():
+    """A Python caller builds any registered objective from `yatzy_core` alone: the class and
+    every structured type of its parameters (Versus's and Outscore's opponent card)."""
+    from yatzy_core import OpponentCard, Versus
+    kinds = {kind for cls in registry.REGISTRY.values() for kind in (cls, *(p.kind for p in cls.parameters))}
+    assert {kind for kind in kinds if getattr(yatzy_core, kind.__name__, None) is not kind} == {int, float}
+    assert "OpponentCard" in yatzy_core.__all__ and not hasattr(yatzy_core, "int")
+    assert Versus(OpponentCard(used={"ones"}), lead=3).opponent.used == frozenset({"ones"})
 
 
 def test_no_front_end_switches_on_an_objective():

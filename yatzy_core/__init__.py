@@ -23,6 +23,7 @@ from .objectives.goals import AtLeast, Beat
 from .objectives.objective import AdviceObjective, MaxMean
 from .objectives.appetite import Risk
 from .objectives.registry import objective_for
+from .objectives.opponent_card import OpponentCard   # the parameter of Versus and Outscore
 from .engine.position import Position, rerolls_left
 from .engine.solved import SolvedTable
 from .engine.subgame import subgame_rules
@@ -57,8 +58,10 @@ _HOME = {name: module for module, names in _LAZY.items() for name in names}
 
 def __getattr__(name: str):
     if name not in _HOME:
-        from .objectives.registry import REGISTRY   # every registered objective, by its class name
-        found = next((kind for kind in REGISTRY.values() if kind.__name__ == name), None)
+        from .objectives.registry import REGISTRY   # every registered objective and its parameters'
+        found = next((kind for cls in REGISTRY.values()   # structured types (not int, float), by name
+                      for kind in (cls, *(p.kind for p in cls.parameters))
+                      if kind.__name__ == name and kind.__module__ != "builtins"), None)
         if found is None:
             raise AttributeError(f"module 'yatzy_core' has no attribute {name!r}")
         return found
@@ -80,7 +83,8 @@ __all__ = [
     "Strategic", "Heuristic", "MCPlanner", "TurnExpectation", "FirstOpenBox", "LookAhead",
     "evaluate_policy", "policy_iteration", "get_strategy", "make_player",
     "strategy_names", "simulate", "summary", "Study", "comparison", "run_study",
-    "Game", "play_optimally", "BatchAdvice", "advise_batch", "option_labels", "AdviceObjective", "objective_for", "rerolls_left", "SolvedTable",
+    "Game", "play_optimally", "BatchAdvice", "advise_batch", "option_labels", "AdviceObjective", "objective_for",
+    "OpponentCard", "rerolls_left", "SolvedTable",
     "Targets", "solve_targets", "target_table", "max_total", "most_gain", "RiskTable", "solve_risk", "risk_table",
     "theta_range", "certainty_equivalent", "target_play", "risk_play", "target_distribution", "risk_distribution",
     "tie_table", "second_player", "position_distribution", "target_position_distribution",
