@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import time
 from math import comb  # noqa: F401 (the doctest)
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -38,6 +38,7 @@ from ..engine import turn as engine
 from ..engine.choice import LEXICOGRAPHIC
 from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, read_trusted,
                             write_trusted)
+from ..engine.solved import StateTable
 from ..game.rules import Rules
 from ..game.states import StateSpace
 from .objective import AdviceObjective
@@ -110,25 +111,16 @@ def bonus_operator(rules: Rules, compiled: bool = True) -> Operator:
 
 
 @dataclass
-class BonusTable:
+class BonusTable(StateTable):
     """(P(bonus), mean of this policy) of every turn state, with the protocol of every solved
     table (`engine.solved`): `value(mask, upper, flag)` is P(bonus) from that state."""
 
-    rules: Rules
     values: np.ndarray
     seconds: float = 0.0
     within: int = 0
-    space: StateSpace = field(init=False, repr=False)
-
-    def __post_init__(self):
-        self.space = StateSpace(self.rules)
 
     def value(self, mask: int, upper: int = 0, flag: int = 0) -> float:
         return float(self.values[self.space.index(mask, min(upper, self.rules.upper_cap), flag), 0])
-
-    @property
-    def start_value(self) -> float:
-        return self.value(0)
 
 
 def cached_table(rules: Rules) -> bool:

@@ -18,13 +18,14 @@ import os
 import re
 import struct
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..engine.cache import (CacheError, cache_path, cacheable, cached_for, layout_digest, read_trusted, remove_oldest,
                             write_trusted)
 from ..engine.compiled.layout import tables
+from ..engine.solved import StateTable
 from ..engine.compiled.target_kernel import CHUNK
 from ..engine.table_solver import Operator, solve_table
 from ..engine.turn import ExpUtility
@@ -62,22 +63,20 @@ def check_theta(theta, rules: Rules) -> float:
 
 
 @dataclass
-class RiskTable:
+class RiskTable(StateTable):
     """One theta's utilities U(s) = best E[sign(theta) exp(theta * points still to come)] of every
     turn state (`within`: only the states whose used boxes include it are solved), with the
     protocol of every solved table: `rules`, `space`, `value(mask, upper, flag)` (here the
     certainty equivalent, in points), `start_value`, `seconds`. Made by `solve_risk`/`risk_table`;
     one finite number per state, sign(theta) on the full card (checked here, once)."""
 
-    rules: Rules
     theta: float
     utilities: np.ndarray
     seconds: float = 0.0
     within: int = 0
-    space: StateSpace = field(init=False, repr=False)
 
     def __post_init__(self):
-        self.space = StateSpace(self.rules)
+        super().__post_init__()
         self.theta = check_theta(self.theta, self.rules)
         u = np.asarray(self.utilities)
         if u.dtype != np.float64 or u.shape != (self.space.size,) or not np.isfinite(u).all():
@@ -93,11 +92,6 @@ class RiskTable:
         """The certainty equivalent of the points still to come from this turn state."""
         state = self.space.index(mask, min(upper, self.rules.upper_cap), flag)
         return float(certainty_equivalent(self.utilities[state], self.theta))
-
-    @property
-    def start_value(self) -> float:
-        """The certainty equivalent of a whole game, from the empty card."""
-        return self.value(0)
 
 
 def solve_risk(rules: str | Rules, thetas, within: int = 0, progress: bool = False) -> np.ndarray:
