@@ -94,17 +94,19 @@ def _solve_on_dask(rules, args) -> int:
                          f"'yatzy-core[cluster]'): {err}") from None
     from ..engine.cache import cache_dir, safe_name
     store = args.store or str(cache_dir() / "versus" / f"{safe_name(rules.name)}.zarr")
+    _check_store(store)          # before a cluster starts: a URL no installed filesystem reads
     if args.scheduler:
         from distributed import Client
         try:
             client = Client(args.scheduler, timeout="10s")
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, ValueError, TypeError) as err:     # no port, an unknown protocol
             raise ValueError(f"argument --scheduler: cannot connect to {args.scheduler!r} ({err})") from None
     else:
         client = local_client(args.workers or 2)
     try:
         run = solve_versus_dask(rules, store, client=client, progress=not args.json, split=not args.value_only)
-    except OSError as err:        # an unusable store (a file in its place, no room, no permission)
+    except (OSError, ImportError, ValueError) as err:   # an unusable store: a file in its place, no room or
+        # permission, s3:// without s3fs, an unknown protocol, a damaged zarr.json, another rule set's layers
         raise ValueError(f"argument --store: cannot use {store!r} ({err})") from None
     finally:
         close_client(client)
@@ -120,3 +122,13 @@ def _solve_on_dask(rules, args) -> int:
     print(f"layers: {run.layers_done} computed, {run.layers_kept} kept from {run.store}"
           + (f"; dashboard was {run.dashboard}" if run.dashboard else ""))
     return 0
+
+
+def _check_store(store: str) -> None:
+    """ValueError naming --store when no installed filesystem reads `store` (an unknown protocol,
+    s3:// without s3fs), said at once rather than after a cluster has started."""
+    from fsspec.core import url_to_fs
+    try:
+        url_to_fs(store)
+    except (ImportError, ValueError) as err:
+        raise ValueError(f"argument --store: cannot use {store!r} ({err})") from None

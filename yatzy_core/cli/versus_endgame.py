@@ -75,7 +75,7 @@ def run_endgame(args) -> int:
     for m, w in layers:
         path = cache_path(rules, layer_kind(m, w))
         before = path.stat().st_mtime_ns if path.exists() else None
-        layer = endgame_layer(rules, m, w, progress=not args.json)
+        layer = endgame_layer(rules, m, w, progress=not args.json, build=True)
         was = before is not None and path.exists() and path.stat().st_mtime_ns == before   # not rebuilt
         figures.append({"layer": [m, w], "values": int(layer.values.size), "seconds": round(layer.seconds, 2),
                         "kept": was, "file": str(path), "file_bytes": path.stat().st_size if path.exists() else None})

@@ -1,0 +1,95 @@
+"""The two-player surfaces under hostile and clumsy input (`yatzy versus`, `--versus`, the
+opponent's card, the endgame cache, the stored records): each case a reproducer of a fault found,
+now one line naming the argument, or a refusal instead of a wrong answer or an unasked build."""
+import numpy as np
+import pytest
+
+from yatzy_core import stored_result
+from yatzy_core.advice.advisor import advise
+from yatzy_core.engine.cache import CacheError, cache_path, layout_digest, write_trusted
+from yatzy_core.engine.position import Position
+from yatzy_core.game.rulefile import loads
+from yatzy_core.game.states import StateSpace
+from yatzy_core.objectives import endgame
+from yatzy_core.objectives.opponent_card import OpponentCard
+from yatzy_core.objectives.versus_objective import Versus
+
+from test_cli_versus import TINY_TEXT
+from test_dataset_export import call
+
+FOUR_TEXT = ('name = "four"\nn_dice = 1\nfaces = 3\nrolls_per_turn = 2\nupper_bonus = 0\n'
+             '[[boxes]]\nname = "ones"\nscorer = "upper"\nface = 1\n'
+             '[[boxes]]\nname = "twos"\nscorer = "upper"\nface = 2\n'
+             '[[boxes]]\nname = "threes"\nscorer = "upper"\nface = 3\n'
+             '[[boxes]]\nname = "chance"\nscorer = "chance"\n')
+
+
+@pytest.fixture
+def tiny_file(tmp_path, private_cache):
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY_TEXT)
+    return path
+
+
+# ---- yatzy versus solve on Dask: a store or scheduler no one can use is one line naming its flag --
+
+@pytest.mark.parametrize("argv, says", [
+    (["--store", "nosuchproto://x.zarr"], "argument --store: cannot use 'nosuchproto://x.zarr' (Protocol not known"),
+])
+def test_an_unreadable_store_url_is_one_line_naming_store_before_any_cluster(tiny_file, argv, says):
+    pytest.importorskip("distributed")
+    status, out, err = call("versus", "solve", "--rules-file", str(tiny_file), *argv)
+    assert (status, out) == (2, "") and err.startswith(f"yatzy: error: {says}") and err.count("\n") == 1
+
+
+def test_a_scheduler_address_without_a_port_names_scheduler(tiny_file):
+    pytest.importorskip("distributed")
+    status, out, err = call("versus", "solve", "--rules-file", str(tiny_file), "--scheduler", "notaurl")
+    assert (status, out) == (2, "")
+    assert err == "yatzy: error: argument --scheduler: cannot connect to 'notaurl' (missing port number in address 'notaurl')\n"
+
+
+# ---- the endgame cache: a layer beyond the default ones is read, never built unasked -------------
+
+def _beyond(tmp_path, monkeypatch):
+    """A 4-box game with the layers of `--open 3` in a private cache; the position with 3 boxes
+    open against 2 reads layer (2, 2), one beyond the default layers."""
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path / "cache"))
+    rules = loads(FOUR_TEXT)
+    endgame._KEPT.clear()
+    endgame.build_endgame(rules, 3, progress=False)
+    endgame._KEPT.clear()
+    position = Position.make(rules, dice="2", used=["ones"], upper_total=1, rolls_left=1)
+    return rules, position, Versus(OpponentCard(used={"twos", "chance"}, upper_total=2), -1)
+
+
+def test_a_damaged_layer_beyond_the_defaults_is_refused_not_rebuilt(tmp_path, monkeypatch):
+    rules, position, versus = _beyond(tmp_path, monkeypatch)
+    exact = [(a.text, round(a.value, 12)) for a in advise(position, versus.table(position), objective=versus)]
+    assert versus.answer_for(position) is versus and len(exact) == 4
+    path = cache_path(rules, endgame.layer_kind(2, 2))
+    path.write_bytes(path.read_bytes()[:100])         # a half-copied file
+    endgame._KEPT.clear()
+    built = []
+    monkeypatch.setattr(endgame, "_build", lambda *a: built.append(a[1:3]))
+    with pytest.raises(ValueError, match=r"table \(2,2\) of four is not in the cache or cannot be read there "
+                                         r"\(damaged\); it is built only when asked: run `yatzy versus endgame --open 3`"):
+        versus.table(position)
+    assert built == []                  # before: a warning, then the layer built (yahtzee's: 20 GB, 15 min)
+
+
+def test_a_file_of_another_layer_is_refused_even_when_its_length_fits(tmp_path, monkeypatch):
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    rules = loads(FOUR_TEXT)
+    endgame._KEPT.clear()
+    right = endgame.endgame_layer(rules, 2, 1)
+    space, path = StateSpace(rules), cache_path(rules, endgame.layer_kind(2, 1))
+    forged = np.full(right.values.size, 0.75)          # written by code that saved layer (1, 1) here
+    write_trusted(path, rules, forged, endgame.FORMAT, seconds=0.0, layout=layout_digest(space),
+                  layer=np.array([1, 1]))
+    with pytest.raises(CacheError, match=r"holds layer \(1, 1\), not \(2, 1\)"):
+        endgame._read(space, 2, 1)(path)
+    endgame._KEPT.clear()
+    with pytest.warns(UserWarning, match="computed again"):
+        again = endgame.endgame_layer(rules, 2, 1)
+    np.testing.assert_array_equal(again.values, right.values)
