@@ -93,3 +93,49 @@ def test_a_file_of_another_layer_is_refused_even_when_its_length_fits(tmp_path, 
     with pytest.warns(UserWarning, match="computed again"):
         again = endgame.endgame_layer(rules, 2, 1)
     np.testing.assert_array_equal(again.values, right.values)
+
+
+# ---- yatzy_core.stored_result: any name is a known record or one ValueError ----------------------
+
+def test_a_name_too_long_for_the_system_is_an_unknown_record_not_an_oserror(tmp_path):
+    (tmp_path / "tiny.json").write_text('{"a": 1}')
+    for name in ("a" * 5000, "a\0b", "tiny.json", "../tiny", "", None):
+        with pytest.raises(ValueError, match=r"no record .* \(known: tiny\)"):   # before: OSError, errno 36
+            stored_result(name, tmp_path)
+    assert stored_result("tiny", tmp_path) == {"a": 1}
+
+
+def test_readings_without_their_sha256_are_refused(tmp_path):
+    (tmp_path / "edited.json").write_text('{"readings": {"optimal": 300.0}}')   # the sha256 line deleted
+    with pytest.raises(ValueError, match="'edited'.*damaged"):
+        stored_result("edited", tmp_path)
+
+
+# ---- the opponent's card: a slip is refused, never read as another card -------------------------
+
+@pytest.mark.parametrize("text, says", [
+    ("used=ones,ones", "box 'ones' named twice in used="),        # before: one box used, silently
+    ("open=chance, yahtzee,chance", "box 'chance' named twice in open="),
+    ("open", "unknown card field 'open'"),                        # before: no box open (a finished card)
+    ("used", "unknown card field 'used'"),
+    ("upper=1_0", "upper total must be a whole number, got '1_0'"),   # before: 10 (Python's int syntax)
+    ("upper=\u0663", "upper total must be a whole number"),          # before: 3 (an Arabic-Indic digit)
+    ("upper", "unknown card field 'upper'"),
+])
+def test_a_card_slip_is_refused(text, says):
+    with pytest.raises(ValueError, match=says):
+        OpponentCard.parse(text)
+
+
+def test_a_card_built_in_python_checks_its_box_collections():
+    for bad in (None, 5, [["ones"]]):
+        with pytest.raises(ValueError, match="used must be a collection of box names"):   # before: accepted
+            OpponentCard(used=bad)                    # (None: a TypeError at the first use or repr)
+    assert OpponentCard.parse(" open= ; upper = +0 ") == OpponentCard(open_boxes=())
+
+
+def test_the_cli_says_a_box_named_twice_in_one_line():
+    status, out, err = call("versus", "advise", "--rules", "yatzy", "--dice", "11112", "--versus", "used=ones,ones",
+                            "--lead", "5")
+    assert (status, out) == (2, "")
+    assert err.startswith("yatzy: error: argument --versus: opponent's card: box 'ones' named twice in used=")
