@@ -139,3 +139,28 @@ def test_the_cli_says_a_box_named_twice_in_one_line():
                             "--lead", "5")
     assert (status, out) == (2, "")
     assert err.startswith("yatzy: error: argument --versus: opponent's card: box 'ones' named twice in used=")
+
+
+# ---- a damaged cache file is said before its rebuild starts, not minutes later -------------------
+
+def test_a_damaged_layer_is_said_before_its_rebuild(tmp_path, monkeypatch):
+    import warnings
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    rules = loads(FOUR_TEXT)
+    endgame._KEPT.clear()
+    right = endgame.endgame_layer(rules, 2, 1)
+    path = cache_path(rules, endgame.layer_kind(2, 1))
+    path.write_bytes(b"PK" + path.read_bytes()[2:-40])       # a copy cut short
+    endgame._KEPT.clear()
+    build, said_first = endgame._build, []
+
+    def build_and_look(space, m, w, nxt, progress):
+        said_first.append(len(record))
+        return build(space, m, w, nxt, progress)
+    monkeypatch.setattr(endgame, "_build", build_and_look)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        again = endgame.endgame_layer(rules, 2, 1)
+    assert said_first == [1] and "computed again" in str(record[0].message)   # before: [0], said at the end
+    assert len(record) == 1
+    np.testing.assert_array_equal(again.values, right.values)
