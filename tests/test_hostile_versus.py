@@ -72,10 +72,18 @@ def test_a_damaged_layer_beyond_the_defaults_is_refused_not_rebuilt(tmp_path, mo
     endgame._KEPT.clear()
     built = []
     monkeypatch.setattr(endgame, "_build", lambda *a: built.append(a[1:3]))
-    with pytest.raises(ValueError, match=r"table \(2,2\) of four is not in the cache or cannot be read there "
-                                         r"\(damaged\); it is built only when asked: run `yatzy versus endgame --open 3`"):
+    import warnings
+    with warnings.catch_warnings(record=True) as record, pytest.raises(
+            ValueError, match=r"table \(2,2\) of four cannot be read from the cache \(unreadable file its file: "
+                              r"BadZipFile.*\); it is built only when asked: run `yatzy versus endgame --open 3`"):
+        warnings.simplefilter("always")
         versus.table(position)
-    assert built == []                  # before: a warning, then the layer built (yahtzee's: 20 GB, 15 min)
+    assert built == [] and record == []     # before: a warning, then the layer built (yahtzee's: 20 GB, 15 min)
+    path.unlink()                           # no file at all: the approximation answers, labelled
+    assert versus.answer_for(position) is not versus and built == []
+    with pytest.raises(ValueError, match=r"table \(2,2\) of four is not in the cache; it is built only when asked"):
+        endgame.turn_values(StateSpace(rules), position.state(StateSpace(rules)),
+                            versus.opponent.state(StateSpace(rules)), -1)
 
 
 def test_a_file_of_another_layer_is_refused_even_when_its_length_fits(tmp_path, monkeypatch):
@@ -164,3 +172,25 @@ def test_a_damaged_layer_is_said_before_its_rebuild(tmp_path, monkeypatch):
     assert said_first == [1] and "computed again" in str(record[0].message)   # before: [0], said at the end
     assert len(record) == 1
     np.testing.assert_array_equal(again.values, right.values)
+
+
+# ---- yatzy versus plan|solve: a game the tables do not play is refused at once; a long count speaks
+
+@pytest.mark.parametrize("command", ["plan", "solve"])
+def test_a_game_with_saved_rolls_is_refused_at_once(command):
+    status, out, err = call("versus", command, "--rules", "maxi-yatzy")    # before: counted 1-2 min in silence
+    assert (status, out) == (2, "")
+    assert err == "yatzy: error: argument --rules: rules 'maxi-yatzy' save rolls: the two-player tables do not play them\n"
+
+
+def test_a_long_plan_is_announced_first(tiny_file, monkeypatch):
+    from yatzy_core.cli import versus
+    from yatzy_core.engine.progress import progress
+    monkeypatch.setattr(versus, "PLAN_SECONDS_PER_STATE", 15.0)     # the tiny game's 4 states: a minute
+    was = progress(True)
+    try:
+        status, out, err = call("versus", "plan", "--rules-file", str(tiny_file))
+    finally:
+        progress(was)
+    assert status == 0 and out.startswith("tiny: two players")
+    assert err.startswith("yatzy: counting the two-player layers of tiny: about 1 min on 2 cores") and err.count("\n") == 1

@@ -54,10 +54,10 @@ def add_versus_parser(subparsers) -> argparse.ArgumentParser:
 def run_solve(args) -> int:
     from ..game.rules import get_rules
     from ..objectives.two_player import solve_versus
-    from ..objectives.versus_plan import plan_versus, refuse_if_too_big
-    rules = get_rules(args.rules)
+    from ..objectives.versus_plan import refuse_if_too_big
+    rules = _two_player_rules(args)
     if not args.scheduler:
-        refuse_if_too_big(plan_versus(rules))
+        refuse_if_too_big(_announced_plan(rules))
     if args.scheduler or args.workers or args.store or args.value_only:
         return _solve_on_dask(rules, args)
     solved = solve_versus(rules)
@@ -73,9 +73,7 @@ def run_solve(args) -> int:
 
 
 def run_plan(args) -> int:
-    from ..game.rules import get_rules
-    from ..objectives.versus_plan import plan_versus
-    plan = plan_versus(get_rules(args.rules))
+    plan = _announced_plan(_two_player_rules(args))
     if args.json:
         print(json.dumps(plan.as_dict()))
         return 0
@@ -132,3 +130,28 @@ def _check_store(store: str) -> None:
         url_to_fs(store)
     except (ImportError, ValueError) as err:
         raise ValueError(f"argument --store: cannot use {store!r} ({err})") from None
+
+
+PLAN_SECONDS_PER_STATE = 1e-6   # plan_versus's wall time a state of the game (about 1.5 s for yatzy's 2.1M states,
+                                # a minute or two for maxi-yatzy-no-saved-rolls' 89M, on a quiet 2-core machine)
+
+
+def _two_player_rules(args):
+    """The rules of `args`, refused at once (one line naming the flag) when they save rolls: the
+    two-player tables do not play them, and their plan alone counts for minutes."""
+    from ..game.rules import get_rules
+    from .args import rules_flag
+    rules = get_rules(args.rules)
+    if rules.saved_rolls:
+        raise ValueError(f"argument {rules_flag(args)}: rules {rules.name!r} save rolls: the two-player tables do "
+                         "not play them")
+    return rules
+
+
+def _announced_plan(rules):
+    """`plan_versus(rules)`, said first when it takes a while (a 20-box game: a minute or more)."""
+    from ..engine.progress import announce
+    from ..game.states import StateSpace
+    from ..objectives.versus_plan import plan_versus
+    announce(f"counting the two-player layers of {rules.name}", StateSpace(rules).size * PLAN_SECONDS_PER_STATE)
+    return plan_versus(rules)

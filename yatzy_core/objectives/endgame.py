@@ -30,7 +30,8 @@ import time
 from dataclasses import dataclass
 import numpy as np
 
-from ..engine.cache import CacheError, cache_dir, cached_for, layout_digest, read_trusted, write_trusted
+from ..engine.cache import (CacheError, cache_dir, cache_path, cached_for, layout_digest, read_trusted,
+                            write_trusted)
 from ..engine.chunked import for_each_chunk
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.target_kernel import solve_states
@@ -211,18 +212,31 @@ def _layer(rules: Rules, open_mover: int, open_waiter: int, use_cache: bool, pro
     last = open_mover == 1 and open_waiter == 0
 
     def make():
-        if not build:
-            raise ValueError(f"endgame: the table ({open_mover},{open_waiter}) of {rules.name} is not in the cache "
-                             f"or cannot be read there (damaged); it is built only when asked: run `yatzy versus "
-                             f"endgame --open {open_waiter + 1}` for these rules again, or fill more boxes")
         nxt = None if last else _layer(rules, open_waiter, open_mover - 1, use_cache, progress)
         return _build(space, open_mover, open_waiter, nxt, progress)
-    layer = cached_for(rules, layer_kind(open_mover, open_waiter), _read(space, open_mover, open_waiter), make,
-                       _write(space), use_cache)
+    if build:
+        layer = cached_for(rules, layer_kind(open_mover, open_waiter), _read(space, open_mover, open_waiter), make,
+                           _write(space), use_cache)
+    else:
+        layer = _stored_only(rules, space, open_mover, open_waiter)
     while len(_KEPT) >= KEEP:
         _KEPT.pop(next(iter(_KEPT)))
     _KEPT[key] = layer
     return layer
+
+
+def _stored_only(rules: Rules, space: StateSpace, open_mover: int, open_waiter: int) -> EndgameLayer:
+    """A layer read from the cache, never built: ValueError saying why it cannot be, and how to build it."""
+    path = cache_path(rules, layer_kind(open_mover, open_waiter))
+    try:
+        return _read(space, open_mover, open_waiter)(path)
+    except FileNotFoundError:
+        why = "is not in the cache"
+    except Exception as err:      # as `engine.cache.cached`: whatever does not read is damage
+        why = f"cannot be read from the cache ({str(err).replace(str(path), 'its file')[:120]})"
+    raise ValueError(f"endgame: the table ({open_mover},{open_waiter}) of {rules.name} {why}; it is built only when "
+                     f"asked: run `yatzy versus endgame --open {open_waiter + 1}` for these rules again, or fill more "
+                     "boxes")
 
 
 def endgame_layer(rules: str | Rules, open_mover: int, open_waiter: int, use_cache: bool = True,
