@@ -1,6 +1,8 @@
 """The two-player surfaces under hostile and clumsy input (`yatzy versus`, `--versus`, the
 opponent's card, the endgame cache, the stored records): each case a reproducer of a fault found,
 now one line naming the argument, or a refusal instead of a wrong answer or an unasked build."""
+import re
+
 import numpy as np
 import pytest
 
@@ -194,3 +196,21 @@ def test_a_long_plan_is_announced_first(tiny_file, monkeypatch):
         progress(was)
     assert status == 0 and out.startswith("tiny: two players")
     assert err.startswith("yatzy: counting the two-player layers of tiny: about 1 min on 2 cores") and err.count("\n") == 1
+
+
+# ---- yatzy versus endgame on a full disk: every layer still built, the failure said and its status 1
+
+def test_endgame_tables_not_saved_are_said_and_the_status_is_1(tiny_file, monkeypatch):
+    import yatzy_core.engine.cache as cache
+
+    def full_disk(f, **fields):
+        f.write(b"PK partial")
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(cache.np, "savez_compressed", full_disk)
+    endgame._KEPT.clear()
+    status, out, err = call("versus", "endgame", "--rules-file", str(tiny_file), "--open", "1")
+    assert status == 1                                              # before: 0, as if the tables were cached
+    assert re.fullmatch(r"layer \(1,0\): 14 values, built in [0-9.]+ s; NOT saved \(the warning above says why\): "
+                        r"advice will build it again", out.splitlines()[1])
+    assert "No space left on device" in err and "not cached" in err
+    endgame._KEPT.clear()
