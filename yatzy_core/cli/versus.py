@@ -54,10 +54,10 @@ def add_versus_parser(subparsers) -> argparse.ArgumentParser:
 def run_solve(args) -> int:
     from ..game.rules import get_rules
     from ..objectives.two_player import solve_versus
-    from ..objectives.versus_plan import plan_versus, refuse_if_too_big
-    rules = get_rules(args.rules)
+    from ..objectives.versus_plan import refuse_if_too_big
+    rules = _two_player_rules(args)
     if not args.scheduler:
-        refuse_if_too_big(plan_versus(rules))
+        refuse_if_too_big(_announced_plan(rules))
     if args.scheduler or args.workers or args.store or args.value_only:
         return _solve_on_dask(rules, args)
     solved = solve_versus(rules)
@@ -73,9 +73,7 @@ def run_solve(args) -> int:
 
 
 def run_plan(args) -> int:
-    from ..game.rules import get_rules
-    from ..objectives.versus_plan import plan_versus
-    plan = plan_versus(get_rules(args.rules))
+    plan = _announced_plan(_two_player_rules(args))
     if args.json:
         print(json.dumps(plan.as_dict()))
         return 0
@@ -94,17 +92,19 @@ def _solve_on_dask(rules, args) -> int:
                          f"'yatzy-core[cluster]'): {err}") from None
     from ..engine.cache import cache_dir, safe_name
     store = args.store or str(cache_dir() / "versus" / f"{safe_name(rules.name)}.zarr")
+    _check_store(store)          # before a cluster starts: a URL no installed filesystem reads
     if args.scheduler:
         from distributed import Client
         try:
             client = Client(args.scheduler, timeout="10s")
-        except (OSError, TimeoutError) as err:
+        except (OSError, TimeoutError, ValueError, TypeError) as err:     # no port, an unknown protocol
             raise ValueError(f"argument --scheduler: cannot connect to {args.scheduler!r} ({err})") from None
     else:
         client = local_client(args.workers or 2)
     try:
         run = solve_versus_dask(rules, store, client=client, progress=not args.json, split=not args.value_only)
-    except OSError as err:        # an unusable store (a file in its place, no room, no permission)
+    except (OSError, ImportError, ValueError) as err:   # an unusable store: a file in its place, no room or
+        # permission, s3:// without s3fs, an unknown protocol, a damaged zarr.json, another rule set's layers
         raise ValueError(f"argument --store: cannot use {store!r} ({err})") from None
     finally:
         close_client(client)
@@ -120,3 +120,38 @@ def _solve_on_dask(rules, args) -> int:
     print(f"layers: {run.layers_done} computed, {run.layers_kept} kept from {run.store}"
           + (f"; dashboard was {run.dashboard}" if run.dashboard else ""))
     return 0
+
+
+def _check_store(store: str) -> None:
+    """ValueError naming --store when no installed filesystem reads `store` (an unknown protocol,
+    s3:// without s3fs), said at once rather than after a cluster has started."""
+    from fsspec.core import url_to_fs
+    try:
+        url_to_fs(store)
+    except (ImportError, ValueError) as err:
+        raise ValueError(f"argument --store: cannot use {store!r} ({err})") from None
+
+
+PLAN_SECONDS_PER_STATE = 1e-6   # plan_versus's wall time a state of the game (about 1.5 s for yatzy's 2.1M states,
+                                # a minute or two for maxi-yatzy-no-saved-rolls' 89M, on a quiet 2-core machine)
+
+
+def _two_player_rules(args):
+    """The rules of `args`, refused at once (one line naming the flag) when they save rolls: the
+    two-player tables do not play them, and their plan alone counts for minutes."""
+    from ..game.rules import get_rules
+    from .args import rules_flag
+    rules = get_rules(args.rules)
+    if rules.saved_rolls:
+        raise ValueError(f"argument {rules_flag(args)}: rules {rules.name!r} save rolls: the two-player tables do "
+                         "not play them")
+    return rules
+
+
+def _announced_plan(rules):
+    """`plan_versus(rules)`, said first when it takes a while (a 20-box game: a minute or more)."""
+    from ..engine.progress import announce
+    from ..game.states import StateSpace
+    from ..objectives.versus_plan import plan_versus
+    announce(f"counting the two-player layers of {rules.name}", StateSpace(rules).size * PLAN_SECONDS_PER_STATE)
+    return plan_versus(rules)

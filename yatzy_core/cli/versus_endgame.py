@@ -75,13 +75,15 @@ def run_endgame(args) -> int:
     for m, w in layers:
         path = cache_path(rules, layer_kind(m, w))
         before = path.stat().st_mtime_ns if path.exists() else None
-        layer = endgame_layer(rules, m, w, progress=not args.json)
+        layer = endgame_layer(rules, m, w, progress=not args.json, build=True)
         was = before is not None and path.exists() and path.stat().st_mtime_ns == before   # not rebuilt
+        saved = path.exists()      # not when the cache could not be written (a full disk: warned above)
         figures.append({"layer": [m, w], "values": int(layer.values.size), "seconds": round(layer.seconds, 2),
-                        "kept": was, "file": str(path), "file_bytes": path.stat().st_size if path.exists() else None})
+                        "kept": was, "saved": saved, "file": str(path), "file_bytes": path.stat().st_size if saved else None})
         if not args.json:
             print(f"layer ({m},{w}): {layer.values.size:,} values, "
-                  f"{'kept from the cache' if was else f'built in {layer.seconds:.1f} s'}; {path}", flush=True)
+                  f"{'kept from the cache' if was else f'built in {layer.seconds:.1f} s'}; "
+                  f"{path if saved else 'NOT saved (the warning above says why): advice will build it again'}", flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
     result = {"rules": rules.name, "open": args.open, "values": total, "seconds": round(time.perf_counter() - began, 2),
               "peak_rss_bytes": peak, "layers": figures}
@@ -90,7 +92,7 @@ def run_endgame(args) -> int:
     else:
         print(f"done in {result['seconds']:.1f} s, peak memory {peak / 1e9:.2f} GB, "
               f"{sum(f['file_bytes'] or 0 for f in figures) / 1e9:.2f} GB on disk")
-    return 0
+    return 0 if all(f["saved"] for f in figures) else 1     # the command's job is the cache: say it failed
 
 
 def _position(args):

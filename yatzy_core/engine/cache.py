@@ -324,18 +324,23 @@ def _warn(message: str) -> None:
 def cached(path: Path, read: Callable[[Path], T], make: Callable[[], T],
            write: Callable[[T, Path], object]) -> T:
     """read(path) if it is there and trustworthy; else make() and write it. Each fault of the
-    cache (damaged file, unreadable or unwritable place) is one CacheWarning; the answer stands."""
+    cache (damaged file, unreadable or unwritable place) is one CacheWarning; the answer stands.
+    A damaged file is said before make() starts, not after: a rebuild takes minutes, and a quiet
+    one looks like a hang. A place that can be neither read nor written is one line."""
     problem = None
     try:
         return read(path)
     except (FileNotFoundError, NotADirectoryError):
         pass                          # not cached yet (or the folder is not there)
     except CacheError as err:
-        problem = f"{err}; computed again"
-    except OSError as err:
+        if isinstance(err.__context__, OSError):     # the place, not the file (a folder there, a file as
+            problem = f"{err}; computed again"       # the folder): said with the write's fault
+        else:
+            _warn(f"{err}; computed again")
+    except OSError as err:            # said with the write's fault when that fails too
         problem = f"cannot read {path} ({type(err).__name__}: {err.strerror or err}); computed again"
     except Exception as err:          # a file that decodes but does not make sense: damage too
-        problem = f"{path} is damaged ({type(err).__name__}: {err}); computed again"
+        _warn(f"{path} is damaged ({type(err).__name__}: {err}); computed again")
     result = make()
     try:
         write(result, path)

@@ -22,12 +22,13 @@ RESULTS = Path(__file__).resolve().parents[2] / "results"   # the checkout's res
 def stored_result(name: str, folder: Path = RESULTS):
     """The readings of record `name` (results/NAME.json); a record without readings (a plan of
     counts) comes whole. ValueError naming the record when it is missing, not JSON, or its
-    readings do not match the sha256 stored with them (benchmarks/results_file.py writes it)."""
+    readings do not match the sha256 stored with them, or have none (benchmarks/results_file.py
+    writes it)."""
     folder = Path(folder)
+    known = sorted(p.stem for p in folder.glob("*.json") if p.is_file())
+    if name not in known:     # by the listing: a path, a NUL or a name too long for the system is just unknown
+        raise ValueError(f"stored_result: no record {name!r:.60} in {folder} (known: {', '.join(known)})")
     path = folder / f"{name}.json"
-    if not isinstance(name, str) or "/" in name or not path.is_file():
-        known = ", ".join(sorted(p.stem for p in folder.glob("*.json")))
-        raise ValueError(f"stored_result: no record {name!r} in {folder} (known: {known})")
     try:
         record = json.loads(path.read_text())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -36,6 +37,6 @@ def stored_result(name: str, folder: Path = RESULTS):
         return record
     readings = record["readings"]
     digest = hashlib.sha256(json.dumps(readings, sort_keys=True).encode()).hexdigest()
-    if "sha256" in record and record["sha256"] != digest:
+    if record.get("sha256") != digest:      # a missing sha256 too: readings are always written with one
         raise ValueError(f"stored_result: record {name!r} ({path}) is damaged: its readings do not match its sha256")
     return readings

@@ -30,7 +30,8 @@ import time
 from dataclasses import dataclass
 import numpy as np
 
-from ..engine.cache import CacheError, cache_dir, cached_for, layout_digest, read_trusted, write_trusted
+from ..engine.cache import (CacheError, cache_dir, cache_path, cached_for, layout_digest, read_trusted,
+                            write_trusted)
 from ..engine.chunked import for_each_chunk
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.target_kernel import solve_states
@@ -172,6 +173,9 @@ def layer_kind(open_mover: int, open_waiter: int) -> str:
 def _read(space: StateSpace, open_mover: int, open_waiter: int):
     def read(path):
         fields = read_trusted(path, space.rules, FORMAT, layout_digest(space))
+        stored = tuple(int(k) for k in np.asarray(fields.get("layer", ())).ravel())
+        if stored != (open_mover, open_waiter):      # another layer's file under this name
+            raise CacheError(f"{path} holds layer {stored or 'unnamed'}, not ({open_mover}, {open_waiter})")
         movers, waiters, gm, gw, start, size = _frame(space, open_mover, open_waiter)
         if fields["numbers"].shape != (size,):
             raise CacheError(f"{path} is damaged (holds {fields['numbers'].shape} numbers, not {size})")
@@ -183,7 +187,7 @@ def _read(space: StateSpace, open_mover: int, open_waiter: int):
 def _write(space: StateSpace):
     def write(layer: EndgameLayer, path):
         return write_trusted(path, space.rules, layer.values, FORMAT, seconds=layer.seconds,
-                             layout=layout_digest(space))
+                             layout=layout_digest(space), layer=np.array([layer.open_mover, layer.open_waiter]))
     return write
 
 
@@ -199,7 +203,8 @@ _KEPT: dict = {}     # (rules, open_mover, open_waiter, cache folder or None) ->
 KEEP = 6
 
 
-def _layer(rules: Rules, open_mover: int, open_waiter: int, use_cache: bool, progress: bool) -> EndgameLayer:
+def _layer(rules: Rules, open_mover: int, open_waiter: int, use_cache: bool, progress: bool,
+           build: bool = True) -> EndgameLayer:
     key = (rules, open_mover, open_waiter, str(cache_dir()) if use_cache else None)
     if key in _KEPT:
         return _KEPT[key]
@@ -209,21 +214,43 @@ def _layer(rules: Rules, open_mover: int, open_waiter: int, use_cache: bool, pro
     def make():
         nxt = None if last else _layer(rules, open_waiter, open_mover - 1, use_cache, progress)
         return _build(space, open_mover, open_waiter, nxt, progress)
-    layer = cached_for(rules, layer_kind(open_mover, open_waiter), _read(space, open_mover, open_waiter), make,
-                       _write(space), use_cache)
+    if build:
+        layer = cached_for(rules, layer_kind(open_mover, open_waiter), _read(space, open_mover, open_waiter), make,
+                           _write(space), use_cache)
+    else:
+        layer = _stored_only(rules, space, open_mover, open_waiter)
     while len(_KEPT) >= KEEP:
         _KEPT.pop(next(iter(_KEPT)))
     _KEPT[key] = layer
     return layer
 
 
+def _stored_only(rules: Rules, space: StateSpace, open_mover: int, open_waiter: int) -> EndgameLayer:
+    """A layer read from the cache, never built: ValueError saying why it cannot be, and how to build it."""
+    path = cache_path(rules, layer_kind(open_mover, open_waiter))
+    try:
+        return _read(space, open_mover, open_waiter)(path)
+    except FileNotFoundError:
+        why = "is not in the cache"
+    except Exception as err:      # as `engine.cache.cached`: whatever does not read is damage
+        why = f"cannot be read from the cache ({str(err).replace(str(path), 'its file')[:120]})"
+    raise ValueError(f"endgame: the table ({open_mover},{open_waiter}) of {rules.name} {why}; it is built only when "
+                     f"asked: run `yatzy versus endgame --open {open_waiter + 1}` for these rules again, or fill more "
+                     "boxes")
+
+
 def endgame_layer(rules: str | Rules, open_mover: int, open_waiter: int, use_cache: bool = True,
-                  progress: bool = False) -> EndgameLayer:
+                  progress: bool = False, build: bool | None = None) -> EndgameLayer:
     """Layer (open_mover, open_waiter): read from the cache, or built (with the layers it reads)
-    and cached; kept in memory for the next call."""
+    and cached; kept in memory for the next call. A layer beyond the default ones (`layers_for`
+    of DEFAULT_OPEN: yatzy's (2, 2) is 3.8 GB, yahtzee's 20 GB) is built only when `build` asks
+    (`build_endgame`, `yatzy versus endgame --open 3`): advice that finds its file damaged gets
+    a ValueError saying so, never an unasked build of minutes and gigabytes."""
     rules = get_rules(rules)
     _check_layer(rules, open_mover, open_waiter)
-    return _layer(rules, open_mover, open_waiter, use_cache, progress)
+    if build is None:
+        build = not use_cache or (open_mover, open_waiter) in layers_for(DEFAULT_OPEN)
+    return _layer(rules, open_mover, open_waiter, use_cache, progress, build)
 
 
 class EndRows:
@@ -297,4 +324,4 @@ def _row_of(cards: np.ndarray, wanted, whose: str):
 def build_endgame(rules: str | Rules, open_boxes: int = DEFAULT_OPEN, progress: bool = True) -> list[EndgameLayer]:
     """Every stored layer for `open_boxes` (`layers_for`), built or read from the cache, in order."""
     rules = get_rules(rules)
-    return [endgame_layer(rules, m, w, True, progress) for m, w in layers_for(open_boxes)]
+    return [endgame_layer(rules, m, w, True, progress, build=True) for m, w in layers_for(open_boxes)]

@@ -18,6 +18,8 @@ ValueError: upper total must be a whole number, got 'x'
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..engine.position import upper_totals
@@ -58,11 +60,15 @@ class OpponentCard:
     def __post_init__(self):
         for name in ("used", "open_boxes"):
             boxes = getattr(self, name)
-            if boxes is not None:
-                if isinstance(boxes, str):
-                    raise ValueError(f"{name} must be a collection of box names, not the string {boxes[:30]!r} "
+            if boxes is not None or name == "used":     # used=None is no collection (open_boxes=None: not given)
+                if isinstance(boxes, str) or not isinstance(boxes, Iterable):
+                    raise ValueError(f"{name} must be a collection of box names, not "
+                                     f"{'the string ' if isinstance(boxes, str) else ''}{boxes!r:.30} "
                                      "(OpponentCard.parse reads flag text)")
-                object.__setattr__(self, name, frozenset(boxes))
+                try:
+                    object.__setattr__(self, name, frozenset(boxes))
+                except TypeError:        # a list among the names
+                    raise ValueError(f"{name} must be a collection of box names, got {boxes!r:.40}") from None
         if self.used and self.open_boxes is not None:
             raise ValueError("give the opponent's used boxes or open boxes, not both")
         whole_number("upper_total", self.upper_total)
@@ -88,19 +94,21 @@ class OpponentCard:
         fields: dict = {}
         seen: set = set()
         for part in (p.strip() for p in str(text).split(";")):
-            key, _, value = part.partition("=")
+            key, equals, value = part.partition("=")
             key = key.strip().lower()
             if key in seen and key in ("used", "open", "upper", "yahtzee-bonus"):
                 raise ValueError(f"opponent's card: {key}{'=' if key != 'yahtzee-bonus' else ''} given twice")
             seen.add(key)
-            if key in ("used", "open"):
-                names = frozenset(b.strip() for b in value.split(",") if b.strip())
-                fields["used" if key == "used" else "open_boxes"] = names
-            elif key == "upper":
-                try:
-                    fields["upper_total"] = int(value)
-                except ValueError:
-                    raise ValueError(f"upper total must be a whole number, got {value.strip()[:20]!r}") from None
+            if key in ("used", "open") and equals:   # a bare "open" is no card: "open=" (none open) is
+                names = [b.strip() for b in value.split(",") if b.strip()]
+                twice = sorted({b for b in names if names.count(b) > 1})
+                if twice:               # a slip ("ones,ones" for "ones,twos"), never meant
+                    raise ValueError(f"opponent's card: box {twice[0]!r} named twice in {key}=")
+                fields["used" if key == "used" else "open_boxes"] = frozenset(names)
+            elif key == "upper" and equals:
+                if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):    # not int()'s "1_0" nor other scripts' digits
+                    raise ValueError(f"upper total must be a whole number, got {value.strip()[:20]!r}")
+                fields["upper_total"] = int(value)
             elif key == "yahtzee-bonus" and not value:
                 fields["yahtzee_bonus"] = True
             elif part:
