@@ -8,10 +8,10 @@ and writes this layer's chunk (M, J); the regrouping from "by waiter" to "by mov
 layers is done by the storage layout. The values are `versus_compiled.layer_turns`'s, state by
 state, so any blocks and any number of workers give the same bits as `versus_layers`.
 
-With `split` (the default) each task also works its block's turns in numpy (`two_player._turn`,
-the single-process path's choices under the package's tie rule) for the chance of a tie, stored
-beside W as layer T_ka_kb: the first player's wins, ties and losses, as `solve_versus` gives them.
-That is the numpy path's speed (some 50x the compiled one's): split=False gives the value alone.
+With `split` (the default) each task also works its block's chance of a tie along W's choices
+under the package's tie rule (`versus_compiled.layer_ties`, compiled: equal to the numpy path's
+`two_player._turn` to 1e-15), stored beside W as layer T_ka_kb: the first player's wins, ties
+and losses, as `solve_versus` gives them. split=False gives the value alone.
 
 A layer is marked complete in the store's attributes once every block is written: a run stopped
 (Ctrl-C, `engine.chunked.request_stop`, a crash) and started again with the same store skips the
@@ -35,8 +35,8 @@ from ..engine.compiled.layout import tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .targets import max_total, most_gain
-from .two_player import LeadLanes, _distinct, _levels, _turn, later_values
-from .versus_compiled import layer_turns, versus_value
+from .two_player import LeadLanes, _distinct, _levels, later_values
+from .versus_compiled import layer_ties, layer_turns, versus_split
 
 __all__ = ["DaskRun", "solve_versus_dask", "layer_name", "dashboard_of"]
 
@@ -96,10 +96,8 @@ def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], w
         waiter_gain = int(most_gain(space, distinct[kb][j0 + j:j0 + j + 1])[0])   # as versus_layers
         out[:, j] = layer_turns(space, settings, movers_here, ends, later, lanes, waiter_gain)
         if split:
-            later_w, later_t = np.zeros((space.size, lanes.width)), np.zeros((space.size, lanes.width))
-            later_w[ends] = later
-            later_t[ends] = later_values(space, distinct, ka, kb, tie_rows[j], tie=True)
-            ties[:, j] = _turn(space, movers_here, later_w, later_t, lanes)[1]
+            later_t = later_values(space, distinct, ka, kb, tie_rows[j], tie=True)
+            ties[:, j] = layer_ties(space, settings, movers_here, ends, later, later_t, lanes, waiter_gain)
     zarr.open_array(store, path=layer_name(ka, kb), mode="r+")[m0:m1, j0:j1] = out
     if split:
         zarr.open_array(store, path=layer_name(ka, kb, "T"), mode="r+")[m0:m1, j0:j1] = ties
@@ -197,11 +195,12 @@ def dashboard_of(client) -> str | None:
 
 def local_client(workers: int):
     """A LocalCluster of `workers` processes, one thread and one numba thread each; the kernels
-    compiled (into numba's disk cache) before they start, so no worker compiles."""
+    (the value's and the tie chance's) compiled into numba's disk cache before they start, so no
+    worker compiles."""
     from distributed import Client, LocalCluster
     from ..game.ruleset import Rules as Game
     from ..game.scoring import Box, total
-    versus_value(Game("warm-up", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1))
+    versus_split(Game("warm-up", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1))
     env = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     for name in ("NUMBA_CACHE_DIR", "YATZY_CACHE_DIR", "PYTHONPATH"):
         if name in os.environ:
