@@ -40,7 +40,8 @@ from .versus_compiled import layer_ties, layer_turns, versus_split
 
 __all__ = ["DaskRun", "solve_versus_dask", "layer_name", "dashboard_of"]
 
-CHUNK_BYTES = 16e6     # a chunk of W about this size (a task's write), float64
+CHUNK_BYTES = 16e6     # a chunk of W at most about this size (a task's write), float64
+TASKS_PER_WORKER = 4   # a layer cut into at least this many tasks per worker where it has the waiters
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,22 @@ def _blocks(n: int, size: int) -> list[tuple[int, int]]:
     return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
 
 
+def block_shape(movers: int, waiters: int, width: int, workers: int) -> tuple[int, int]:
+    """(movers, waiters) of a layer's block: the waiters cut into TASKS_PER_WORKER tasks per worker
+    (a task works its waiters' turns: cutting the movers instead would work each waiter's later
+    values once per mover block), each chunk at most CHUNK_BYTES. One block per layer (as a fixed
+    size of 91 cards gave the 5-box bonus game, whose layers have at most 83) leaves all workers
+    but one idle.
+
+    >>> block_shape(67, 83, 241, 2), block_shape(2000, 2000, 241, 2)
+    ((67, 11), (91, 91))
+    """
+    cells = max(1, int(CHUNK_BYTES / 8 / width))             # (mover, waiter) pairs a chunk
+    side = max(1, int(math.sqrt(cells)))
+    size_j = max(1, min(side, -(-waiters // (TASKS_PER_WORKER * workers))))
+    return max(1, min(movers, cells // size_j)), size_j
+
+
 def _forget_layers(root, n_boxes: int, say: str | None) -> None:
     """Unmark every complete layer of a store written by other value code (`engine.code_key`:
     its bits may differ), so that the run computes them again instead of resuming them."""
@@ -126,7 +143,7 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
     """The first player's value, the backward pass run on `client` (a `distributed.Client`;
     None: a LocalCluster of two worker processes, one thread and one numba thread each), every
     layer kept in the Zarr store `store` (a folder or an fsspec URL). `block`: cards a block
-    (default: chunks of about CHUNK_BYTES). `split`: the wins and ties too (see the module)."""
+    (default: `block_shape`, a few tasks per worker). `split`: the wins and ties too (see the module)."""
     import zarr
     rules = get_rules(rules)
     space, _, distinct, lanes = _game(rules)
@@ -137,7 +154,6 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
     if root.attrs.get("code") != code_key():     # layers of other value code: computed again, not resumed
         _forget_layers(root, rules.n_boxes, progress and root.attrs.get("code"))
     root.attrs.update(rules=key, name=rules.name, width=lanes.width, code=code_key())
-    size = block or max(1, int(math.sqrt(CHUNK_BYTES / 8 / lanes.width)))
     own = client is None
     if own:
         client = local_client(2)
@@ -154,10 +170,11 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
                 kept += 1
                 continue
             shape = (len(distinct[ka]), len(distinct[kb]), lanes.width)
+            size_m, size_j = (block, block) if block else block_shape(*shape, workers=_workers(client))
             for what in ("W", "T") if split else ("W",):
-                root.create_array(layer_name(ka, kb, what), shape=shape, chunks=(size, size, lanes.width),
+                root.create_array(layer_name(ka, kb, what), shape=shape, chunks=(size_m, size_j, lanes.width),
                                   dtype="f8", overwrite=True)
-            blocks = [(m, j) for j in _blocks(shape[1], size) for m in _blocks(shape[0], size)]
+            blocks = [(m, j) for j in _blocks(shape[1], size_j) for m in _blocks(shape[0], size_m)]
             futures = [client.submit(_task, rules, store, ka, kb, m, j, split, pure=False) for m, j in blocks]
             bar = _bar(progress, f"layer {ka},{kb}", len(futures))
             try:
@@ -179,6 +196,11 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
     finally:
         if own:
             close_client(client)
+
+
+def _workers(client) -> int:
+    """The threads the client's workers run tasks on (1 when none has joined yet)."""
+    return max(1, sum(client.nthreads().values()))
 
 
 def _bar(progress: bool, label: str, total: int):
