@@ -1,8 +1,9 @@
 """Benchmark of issue 47, item 5 (not a test): how far back the outscore approximation answers the
 real games now that its table is stored as bands (`objectives.outscore`). For each game, positions
 from the first turn on (the mover's first boxes used, the opponent's card the same, lead 0 and the
-widest lead, hopelessly behind), each in a fresh process on an empty cache (the max-mean solution
-the opponent's distribution needs is solved by the first one and timed apart), with the table's
+widest lead that still needs a table: a tie at best; further behind is a sure loss, no table),
+each in a fresh process on an empty cache (the max-mean solution the opponent's distribution
+needs is solved by the first one and timed apart), with the table's
 time, the turn's and the process's peak memory; a table over `TABLE_BUDGET` is refused in one line.
 Writes results/outscore_reach.json (command, time, machine, load before and after).
 
@@ -46,7 +47,7 @@ mean_s = time.perf_counter() - start
 position = Position.make(name, used=",".join(solution.rules.box_names[:used]), dice="12345", rolls_left=2)
 card = OpponentCard(frozenset(position.used))
 space = StateSpace(position.rules)
-lead = -int(most_gain(space, [position.state(space)])[0]) - 1 if lead == "widest" else int(lead)
+lead = -int(most_gain(space, [position.state(space)])[0]) if lead == "widest" else int(lead)   # a tie still possible
 objective = Outscore(card, lead)
 row = {"rules": name, "used": used, "lead": lead, "max_mean_seconds": round(mean_s, 1)}
 try:

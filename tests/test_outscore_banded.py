@@ -94,3 +94,15 @@ def test_a_click_never_starts_a_build_of_minutes(monkeypatch):
     late = Position.make("yahtzee", used=",".join(early.rules.box_names[:10]), dice="12345")
     assert objective.work(late.rules, late) == ("", 0.0)
     objective.ready(late)
+
+
+def test_a_sure_loss_builds_no_table_and_ranks_by_the_mean(monkeypatch):
+    from yatzy_core import advise
+    position = Position.make("yahtzee", dice="12345", rolls_left=2)
+    behind = Outscore(OpponentCard(), -1576)                   # the mover can score at most 1575 more
+    assert behind.hopeless(position) and behind.work(position.rules, position) == ("", 0.0)
+    monkeypatch.setattr(outscore, "outscore_table", lambda *a, **k: 1 / 0)
+    ranked = advise(position, objective=behind)
+    assert {a.value for a in ranked} == {0.0}
+    assert [a.label for a in ranked[:3]] == [a.label for a in advise(position)[:3]]      # the mean's order
+    assert not Outscore(OpponentCard(), -1575).hopeless(position)                        # a tie is still possible

@@ -257,9 +257,16 @@ class Outscore(AdviceObjective):
         return outscore_table(position.rules, self.opponent, self.decided_lead(position), within=position.mask,
                               progress=progress)
 
+    def hopeless(self, position) -> bool:
+        """Behind by more than the most the mover can still score: a sure loss whatever is chosen
+        (no table: the mean orders the choices, as a goal out of reach does)."""
+        from .targets import most_gain
+        space = StateSpace(position.rules)
+        return self.lead < -int(most_gain(space, [position.state(space)])[0])
+
     def work(self, rules, position=None, use_cache=True, forward=False):
         """The table's build when it takes more than a few seconds: its values and rough time."""
-        if position is None:
+        if position is None or self.hopeless(position):
             return "", 0.0
         values = self.table_lanes(position)
         if values * LANE_SECONDS < 5:
@@ -284,6 +291,11 @@ class Outscore(AdviceObjective):
                              "... --outscore CARD` or `yatzy versus advise` (with a progress bar), or fill more boxes")
 
     def turn(self, position, table=None, use_cache=True, mean=None):
+        if self.hopeless(position):
+            from .midgame import mean_turn
+            space = StateSpace(position.rules)
+            mean = mean_turn(space, position.state(space), use_cache) if mean is None else mean
+            return mean, lambda a: np.where(np.isfinite(a), 0.0, a)
         table = self.table(position, use_cache) if table is None else table
         lane, space = int(table.lane(self.decided_lead(position))), table.space
         final = box_values(space, table.values, np.array([position.state(space)]), self.lanes(table))
