@@ -54,8 +54,9 @@ TABLE_BUDGET = 8 * 1024 ** 3   # bytes a table may take (its bands in float64): 
 LANE_SECONDS = 1.0e-7          # wall seconds per stored lane on a quiet 2-core machine (the target kernel's
                                # rate, `tables.TABLE_LANE_SECONDS`; measured: benchmarks/outscore_reach.py)
 READY_SECONDS = 30.0           # the most a widget's click may wait for the table (else: refused, with the command)
-MEASURED_LOSS = ("on the 5-box games solved exactly it loses at most 0.0016 of P(win) + 1/2 P(tie) against "
-                 "exact play (results/outscore_loss.json); on the full games it is not measured")   # checked
+MEASURED_LOSS = ("on the 5-box games solved exactly, played as this advice plays it, it loses at most 0.0016 of "
+                 "P(win) + 1/2 P(tie) against exact play (results/outscore_loss.json); on the full games it is "
+                 "not measured")   # checked
                                                                    # against that file by the tests
 
 
