@@ -61,8 +61,8 @@ class OutscoreLoss:
         return self.exact - self.approximate
 
     def as_dict(self) -> dict:
-        return {"rules": self.rules.name, "seat": self.seat, "ties": self.ties, "exact": self.exact, "approximate": self.approximate,
-                "loss": self.loss, "wins": self.wins, "tie": self.tie, "seconds": round(self.seconds, 2)}
+        return {"rules": self.rules.name, "seat": self.seat, "ties": self.ties, "exact": self.exact,
+                "approximate": self.approximate, "loss": self.loss, "wins": self.wins, "tie": self.tie, "seconds": round(self.seconds, 2)}
 
 
 def outscore_loss(rules: str | Rules, seat: str = "first", compiled: bool = True, ties: str = "advice") -> OutscoreLoss:
