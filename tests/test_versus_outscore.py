@@ -53,7 +53,7 @@ def test_the_compiled_table_equals_the_numpy_reference(name):
     rules = GAMES[name]
     compiled = outscore_table(rules, OpponentCard(), compiled=True)
     reference = outscore_table(rules, OpponentCard(), compiled=False)
-    reached = StateSpace(rules).reachable
+    reached = np.flatnonzero(StateSpace(rules).reachable)
     assert np.abs(compiled.values[reached] - reference.values[reached]).max() < 1e-12
 
 
@@ -183,7 +183,7 @@ def test_the_loss_evaluation_equals_a_brute_force(name):
     from yatzy_core.engine.bruteforce import brute_force_versus
     from yatzy_core.objectives.outscore_loss import outscore_loss
     rules = GAMES[name]
-    measured = outscore_loss(rules, "first")
+    measured = outscore_loss(rules, "first", ties="engine")      # the brute force's tie rule
     assert measured.approximate == pytest.approx(float(brute_force_approximation_value(rules)), abs=1e-9)
     assert measured.exact == pytest.approx(float(brute_force_versus(rules)), abs=1e-12)
     assert measured.loss >= -1e-12
