@@ -75,6 +75,19 @@ def test_the_objective_is_registered_and_advises():
     assert ranked[0].label == "keep 6"
 
 
+
+@pytest.mark.parametrize("lead, value", [(10**30, 1.0), (2**63, 1.0), (-10**30, 0.0), (-2**63, 0.0)])
+def test_a_lead_past_either_end_is_a_sure_win_or_loss(lead, value):
+    # pair-or-chance, chance open, the opponent with chance open (at most 12 more): a lead of 10**30
+    # overflowed numpy and 2**63 was called "further behind than this table answers"
+    rules = GAMES["pair-or-chance"]
+    position = Position.make(rules, used="pair", dice="16", rolls_left=1)
+    from yatzy_core import advise
+    ranked = advise(position, objective=Outscore(OpponentCard.parse("used=pair"), lead))
+    assert [advice.value for advice in ranked] == [value] * len(ranked)
+    assert ranked[0].label == "keep 6"          # the mean orders choices of equal value
+
+
 @pytest.mark.parametrize("text, message", [
     ("used=ones;upper=x", "upper total must be a whole number, got 'x'"),
     ("ones,twos upper=5 yahtzee50", "unknown card field 'ones,twos upper=5 yahtzee50'"),

@@ -248,10 +248,14 @@ class Outscore(AdviceObjective):
 
     def decided_lead(self, position) -> int:
         """The lead, clamped to one below minus the most the mover can still score (a sure loss
-        there and below, the values identical): no table as wide as a lead of thousands."""
+        there and below) and to one above the most the opponent can still score (a sure win there
+        and above), the values identical: no table as wide as a lead of thousands, and a lead of
+        10**30 a sure win rather than an overflow."""
         from .targets import most_gain
         space = StateSpace(position.rules)
-        return max(self.lead, -int(most_gain(space, [position.state(space)])[0]) - 1)
+        mover, opponent = (int(most_gain(space, [state])[0]) for state in
+                           (position.state(space), self.opponent.state(space)))
+        return min(max(int(self.lead), -mover - 1), opponent + 1)
 
     def table(self, position, use_cache=True, progress=False):
         self.check(position.rules)
