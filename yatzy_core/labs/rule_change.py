@@ -1,14 +1,11 @@
-"""Chapter 9's lab: the old optimal policy under a new rule and one improvement step on it,
-checked state by state against the package (`evaluate_policy` of `UnderRules`, and the turn of
-`engine.turn` against the old policy's values).
+"""Chapter 9's lab: the old optimal policy under a new rule, evaluated by the student, checked
+state by state against the package's `evaluate_policy` of `UnderRules`.
 
 The old rules' optimal policy is handed to the student as plain data, `old_policy_table(old)`:
 {(open boxes, sorted dice, rerolls left): the dice kept, or the box written when none is left},
 the solver's own choices with its tie rule, so that the student's evaluation and the package's
 follow the same policy exactly. The student's `V(open_boxes)` plays those choices and scores
-with the new rules; its value is a lower bound on the new optimum. One policy improvement step
-on it, `Q(open_boxes)` = (T V_old)(open_boxes), the best turn under the new rules with the old
-policy playing every later turn, lies between that bound and the new optimum.
+with the new rules; its value is a lower bound on the new optimum.
 
 >>> from yatzy_core.game.rules import get_rules
 >>> yatzy = get_rules("yatzy")
@@ -27,10 +24,9 @@ from ..game.ruleset import Rules
 from ..game.states import StateSpace
 from ..players.policy_iteration import LookAhead, UnderRules, evaluate_policy, turn_choices
 from .games import _small_game as small_game, _value_case, open_states
-from .operator import _reference
 from .report import TIME_LIMIT, Report, function, run
 
-__all__ = ["old_policy_table", "policy_table", "check_old_policy_value", "check_improvement_step"]
+__all__ = ["old_policy_table", "policy_table", "check_old_policy_value"]
 
 
 def old_policy_table(old: Rules) -> dict:
@@ -42,7 +38,8 @@ def old_policy_table(old: Rules) -> dict:
 
 def policy_table(player) -> dict:
     """Every choice of a deterministic `player` of a small game as plain data, keyed like
-    `old_policy_table`: chapters 6b, 9 and 11 hand a policy to `policy_value` in this way."""
+    `old_policy_table`: chapters 6b, 9 and 11 hand a policy to a student (or to `policy_value`)
+    in this way."""
     rules = small_game(player.rules)
     space, dice = StateSpace(rules), rules.dice
     table = {}
@@ -58,32 +55,14 @@ def policy_table(player) -> dict:
     return table
 
 
-def _old_values(old: Rules, new: Rules) -> tuple[list, dict]:
-    """The states of `new`, and the old optimal policy's value under `new` on each: {open boxes: value}."""
-    old, new = small_game(old), small_game(new)
-    player = LookAhead(old, solve(old, progress=False, backend="numpy").values, "old optimal")
-    values, space = evaluate_policy(UnderRules(player, new)), StateSpace(new)
-    states = open_states(new)
-    return states, {open_: float(values[space.index(used, 0, 0)]) for open_, used, _ in states}
-
-
 def check_old_policy_value(V, old: Rules, new: Rules, time_limit: float = TIME_LIMIT) -> Report:
     """Check `V(open_boxes)`, the expected points still to come under the new rules `new` when every
     choice is the old optimal policy's (`old_policy_table(old)`), on every state of the small game,
     full card first, against `evaluate_policy(UnderRules(...))` to 1e-9."""
     function("V", V)
-    states, values = _old_values(old, new)
-    cases = [_value_case(label, open_, values[open_]) for open_, _, label in states]
+    old, new = small_game(old), small_game(new)
+    player = LookAhead(old, solve(old, progress=False, backend="numpy").values, "old optimal")
+    values, space = evaluate_policy(UnderRules(player, new)), StateSpace(new)
+    cases = [_value_case(label, open_, float(values[space.index(used, 0, 0)]))
+             for open_, used, label in open_states(new)]
     return run(getattr(V, "__name__", "V"), V, cases, time_limit)
-
-
-def check_improvement_step(Q, old: Rules, new: Rules, time_limit: float = TIME_LIMIT) -> Report:
-    """Check `Q(open_boxes)`, one policy improvement step on the old policy under the new rules:
-    the expected points of the best turn under `new` plus the old policy's value (under `new`)
-    of the state after it, on every state of the small game, full card first, against the
-    package's turn (`engine.turn.turn_values`) to 1e-9; 0 on the full card."""
-    function("Q", Q)
-    states, values = _old_values(old, new)
-    expected = _reference(small_game(new), values)
-    cases = [_value_case(label, open_, expected[open_]) for open_, _, label in states]
-    return run(getattr(Q, "__name__", "Q"), Q, cases, time_limit)

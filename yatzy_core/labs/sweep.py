@@ -1,6 +1,6 @@
 """The policy evaluation loop of chapter 6b's lab, for any policy given as a table of choices: the
-loop a student writes once (for greedy play), which chapters 9 and 11 then call instead of
-writing it again for the old optimal policy and for a rule list.
+loop a student writes once (for greedy play), which chapter 11 then calls instead of writing it
+again for a rule list.
 
 A table is keyed like `policy_table`'s: {(frozenset of open boxes, sorted dice, rerolls left):
 the sorted dice kept (rerolls left > 0) or the box name written (0)}. The value is exact: every
