@@ -118,10 +118,10 @@ def risk_distribution(table: RiskTable) -> np.ndarray:
 
 
 def tie_table(targets: Targets, dtype=np.float64, progress=None) -> np.ndarray:
-    """(space.size, n_max + 1) W(s, n) = P(gaining at least n - 1 more points) when every turn
+    """(space.size, n_max + 1) Z(s, n) = P(gaining at least n - 1 more points) when every turn
     is played for n (the target policy of `targets`, ties broken by the mean as in
     `target_play`). Playing to beat a known score S is playing for n = S + 1: it wins with
-    V(start, S + 1) and ties with W(start, S + 1) - V(start, S + 1). One compiled backward pass
+    V(start, S + 1) and ties with Z(start, S + 1) - V(start, S + 1). One compiled backward pass
     along the policy (`policy_ties.tie_layer`, states in parallel); `dtype=np.float32`
     halves the memory; `progress(used)` is called before each layer.
 
