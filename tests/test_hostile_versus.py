@@ -1,6 +1,7 @@
 """The two-player surfaces under hostile and clumsy input (`yatzy versus`, `--versus`, the
 opponent's card, the endgame cache, the stored records): each case a reproducer of a fault found,
 now one line naming the argument, or a refusal instead of a wrong answer or an unasked build."""
+import json
 import re
 from dataclasses import replace
 
@@ -141,10 +142,6 @@ def test_a_damaged_default_layer_is_refused_by_ready_not_rebuilt_by_a_click(tmp_
 
 # ---- two processes building one endgame layer: the second waits for the first's file -----------
 
-WAITER = ("import sys\nfrom yatzy_core.game.rulefile import loads\nfrom yatzy_core.objectives import endgame\n"
-          "print(endgame.endgame_layer(loads(open(sys.argv[1]).read()), 1, 0).seconds)")
-
-
 def test_a_second_process_waits_for_the_layer_being_built_then_reads_it(tmp_path, monkeypatch):
     import os
     import subprocess
@@ -158,7 +155,8 @@ def test_a_second_process_waits_for_the_layer_being_built_then_reads_it(tmp_path
     path.parent.mkdir(parents=True)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     with build_lock(str(build_lock_path(path)), None):          # this process is building layer (1, 0)
-        waiter = subprocess.Popen([sys.executable, "-c", WAITER, str(tmp_path / "four.toml")], env=env, text=True,
+        waiter = subprocess.Popen([sys.executable, "-m", "yatzy_core", "versus", "endgame", "--rules-file",
+                                   str(tmp_path / "four.toml"), "--json"], env=env, text=True,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         said = ""
         while "is building" not in said:                        # the state to wait for: it says it waits
@@ -169,7 +167,9 @@ def test_a_second_process_waits_for_the_layer_being_built_then_reads_it(tmp_path
     out, err = waiter.communicate(timeout=120)
     assert said.startswith("yatzy: process ") and said.rstrip().endswith(
         f"is building {path.name}: waiting for it, then reading its file (Ctrl-C to stop)")
-    assert (waiter.returncode, out) == (0, "4321.0\n"), err   # the first's file, read: not built again
+    assert waiter.returncode == 0, err
+    first = json.loads(out)["layers"][0]                        # the first's file, read: not built again
+    assert (first["layer"], first["kept"], first["seconds"]) == ([1, 0], True, 4321.0)
 
 
 # ---- yatzy_core.stored_result: any name is a known record or one ValueError ----------------------

@@ -94,7 +94,8 @@ class EndgameLayer:
     gain_waiter: np.ndarray
     start: np.ndarray          # (len(movers), len(waiters)) window starts
     values: np.ndarray         # float64, flat
-    seconds: float = 0.0
+    seconds: float = 0.0       # the build's (read from the file with the values)
+    from_file: bool = False    # read from the cache (kept, or another process's build waited for), not built here
 
     def value(self, i: int, j: int, lead: int) -> float:
         """W of mover card i, waiter card j (indices into movers, waiters), lead `lead`."""
@@ -180,7 +181,7 @@ def _read(space: StateSpace, open_mover: int, open_waiter: int):
         if fields["numbers"].shape != (size,):
             raise CacheError(f"{path} is damaged (holds {fields['numbers'].shape} numbers, not {size})")
         return EndgameLayer(open_mover, open_waiter, movers, waiters, gm, gw, start, fields["numbers"],
-                            float(fields["seconds"]))
+                            float(fields["seconds"]), from_file=True)
     return read
 
 

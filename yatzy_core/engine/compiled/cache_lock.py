@@ -15,7 +15,9 @@ a FIFO (opened without following or waiting; anything but a plain file is not us
 once), a lock another process keeps (a stopped one) is waited for LOCK_WAIT_SECONDS at most, said
 on stderr after NOTICE_SECONDS (which file, which process holds it, Ctrl-C to stop), then
 warned once, and numba goes on without it, and a save that fails (a full disk) is warned
-and dropped: the kernel runs, and is compiled again next time.
+and dropped: the kernel runs, and is compiled again next time. The same lock, waited for as long
+as its holder lives, keeps two processes from building one cached table at once (`build_lock`,
+used by `engine.cache.cached`).
 """
 from __future__ import annotations
 
