@@ -6,6 +6,7 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from traitlets import TraitError
 
 from yatzy_core.advice.advisor import advise
 from yatzy_core.engine.position import Position
@@ -100,6 +101,9 @@ def test_a_lead_past_the_box_is_said_and_not_taken_either_way(explorer, lead):
     assert explorer.message == f"lead must be between -2000 and 2000, got {lead}"
     assert explorer.lead == explorer.lead_w.value == -20                # the box and the model agree
     assert [(r.label, r.value) for r in explorer.rows] == ranked         # still ranked for a lead of -20
+    with pytest.raises(TraitError, match=f"^lead must be between -2000 and 2000, got {lead}$"):
+        explorer.lead = lead                                             # set as an attribute: refused too
+    assert explorer.lead == explorer.lead_w.value == -20
     explorer.update(lead=2000)                                           # the bound itself is taken
     assert explorer.message == "" and explorer.lead == explorer.lead_w.value == 2000
 

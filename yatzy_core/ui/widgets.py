@@ -26,7 +26,7 @@ from contextlib import contextmanager
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
-from traitlets import Bool, Float, HasTraits, Instance, Int, List, Tuple, Unicode, observe
+from traitlets import Bool, Float, HasTraits, Instance, Int, List, TraitError, Tuple, Unicode, observe, validate
 
 from ..advice.advisor import advise
 from ..engine.position import Position, parse_dice
@@ -146,6 +146,14 @@ class Explorer(HasTraits):
             yield
         finally:
             self._holding = False
+
+    @validate("goal", "lead")
+    def _in_box(self, proposal):
+        """A goal or lead set as an attribute past its box: TraitError saying so (`update` says it as the message)."""
+        why = _beyond_box(proposal["trait"].name, proposal["value"])
+        if why:
+            raise TraitError(why)
+        return proposal["value"]
 
     @observe(*INPUTS)
     def _on_input(self, change):
