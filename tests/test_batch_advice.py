@@ -214,3 +214,22 @@ def test_random_positions_of_the_real_games_are_advised():
     rows = random_positions(rules, 400, default_rng(0))
     advice = advise_batch(rules, **rows)
     assert len(advice.best) == 400
+
+
+def test_a_small_batch_says_its_kernel_s_compilation_once(capsys, monkeypatch):
+    """A small batch runs the serial kernel: the parallel one, never compiled by it, must not be
+    announced as compiling at every call (a chapter's loop printed the line 7,246 times)."""
+    from types import SimpleNamespace
+    from yatzy_core.engine.compiled import option_kernel
+    monkeypatch.setattr(option_kernel, "_groups", SimpleNamespace(signatures=[], _cache=SimpleNamespace(
+        _cache_file=SimpleNamespace(_index_path="/nonexistent/option_kernel.nbi"))))   # never compiled
+    rules = get_rules("yahtzee-no-bonus")
+    used = (1 << rules.n_boxes) - 1 - (1 << rules.box_index("three_of_a_kind"))
+    for _ in range(2):
+        b = advise_batch(rules, counts=[list(counts_of((1, 1, 2, 3, 6)))], used=[used], upper_total=[63],
+                         yahtzee_bonus=[0], rolls_left=[1])
+        assert b.value[0] == pytest.approx(85 / 18, abs=1e-12)
+    capsys.readouterr()                                 # the first call may compile the serial kernel
+    advise_batch(rules, counts=[list(counts_of((1, 1, 2, 3, 6)))], used=[used], upper_total=[63],
+                 yahtzee_bonus=[0], rolls_left=[1])
+    assert "compiling" not in capsys.readouterr().err

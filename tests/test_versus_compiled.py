@@ -6,13 +6,14 @@ from yatzy_core.engine.compiled.layout import tables
 from yatzy_core.game.states import StateSpace
 from yatzy_core.objectives.targets import max_total, most_gain
 from yatzy_core.objectives.two_player import LeadLanes, _after_turn, _distinct, _levels, _turn, solve_versus
-from yatzy_core.objectives.versus_compiled import layer_turns, versus_value
+from yatzy_core.objectives.versus_compiled import layer_ties, layer_turns, versus_split, versus_value
 
 from test_two_player import GAMES
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_layer_equals_the_numpy_turns(name):
+    """W by the target kernel and the chance of a tie by the tie lanes, both against `_turn`."""
     game = GAMES[name]
     space, settings, lanes = StateSpace(game), tables(game), LeadLanes(max_total(game))
     leads = np.arange(lanes.width) - lanes.reach
@@ -30,6 +31,9 @@ def test_every_layer_equals_the_numpy_turns(name):
             waiter_gain = int(most_gain(space, distinct[kb][j:j + 1])[0])   # the won leads skipped too
             trimmed = layer_turns(space, settings, distinct[ka], ends, later_w[ends], lanes, waiter_gain)
             np.testing.assert_allclose(trimmed, W[:, j], rtol=0, atol=1e-12)
+            for gain in (None, waiter_gain):          # the chance of a tie along W's choices, compiled
+                ties = layer_ties(space, settings, distinct[ka], ends, later_w[ends], later_t[ends], lanes, gain)
+                np.testing.assert_allclose(ties, T[:, j], rtol=0, atol=1e-12)
             compared += compiled.size
         win[ka, kb] = W, T
     assert compared == sum(len(distinct[a]) * len(distinct[b]) for a, b in _levels(game.n_boxes)) * lanes.width
@@ -38,6 +42,14 @@ def test_every_layer_equals_the_numpy_turns(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_the_first_players_value_equals_the_numpy_path(name):
     assert versus_value(GAMES[name]) == pytest.approx(solve_versus(GAMES[name]).first, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_compiled_split_into_wins_and_ties_equals_the_numpy_path(name):
+    exact, compiled = solve_versus(GAMES[name]), versus_split(GAMES[name])
+    assert (compiled.first, compiled.first_wins, compiled.tie, compiled.second_wins) == pytest.approx(
+        (exact.first, exact.first_wins, exact.tie, exact.second_wins), abs=1e-12)
+    assert compiled.values == exact.values and 0 < compiled.tie < 1
 
 
 def test_decided_leads_are_not_worked():

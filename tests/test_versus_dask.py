@@ -38,10 +38,10 @@ def test_the_split_into_wins_and_ties_is_the_single_process_paths_bit_for_bit_on
     one_process = solve_versus(GAME)
     expected = (one_process.first_wins, one_process.tie, one_process.second_wins)
     two = solve_versus_dask(GAME, str(tmp_path / "two.zarr"), client=client, block=2)
-    # the compiled layers work only the undecided leads, so W may differ from the numpy path's in
-    # the last bit (1e-15); the tie chances are numpy's both ways; 1 and 2 workers agree exactly
+    # the compiled layers (W by the target kernel, the tie chance by the tie lanes) may differ from
+    # the numpy path's in the last bits (1e-15); 1 and 2 workers agree exactly
     assert np.allclose((two.first_wins, two.tie, two.second_wins), expected, rtol=0, atol=1e-12)
-    assert two.tie == one_process.tie and 0 < two.tie < 1
+    assert 0 < two.tie < 1
     single = local_client(1)
     try:
         one = solve_versus_dask(GAME, str(tmp_path / "one.zarr"), client=single)
@@ -123,8 +123,8 @@ def test_the_cli_runs_the_dask_path_on_a_store_and_resumes_it(client, tmp_path, 
     from yatzy_core.game.rulefile import load
     one_process = solve_versus(load(str(rules_file)))
     assert got["first"] == pytest.approx(one_process.first, abs=1e-12)
-    assert (got["first_wins"], got["tie"], got["second_wins"]) == (
-        one_process.first_wins, one_process.tie, one_process.second_wins)
+    assert (got["first_wins"], got["tie"], got["second_wins"]) == pytest.approx(
+        (one_process.first_wins, one_process.tie, one_process.second_wins), abs=1e-12)
     assert cli.main(argv) == 0
     again = json.loads(capsys.readouterr().out)
     assert (again["layers_done"], again["layers_kept"], again["first"]) == (0, 4, got["first"])

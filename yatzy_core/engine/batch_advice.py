@@ -191,11 +191,14 @@ def _keepers(rules, space, table, states, rolls, rolls_left, values) -> None:
         return
     from .compiled.first_use import announce_compiling
     from .compiled.layout import lane_groups, tables            # numba: only when keepers are asked
-    from .compiled.option_kernel import keeper_options
-    announce_compiling("option_kernel._groups", "advise_batch's kernel", 25)
+    from .compiled.option_kernel import SERIAL, keeper_options
     order = live[np.argsort(states[live], kind="stable")]
     unique, starts = np.unique(states[order], return_index=True)
     groups = lane_groups(space, unique)
+    # the kernel that runs: a small batch's serial one never compiles the parallel one, whose
+    # absence would otherwise be announced again at every call
+    announce_compiling("option_kernel._groups" if len(groups) > SERIAL else "option_kernel._serial_groups",
+                       "advise_batch's kernel", 25)
     s, t = tables(rules)
     keeper_options(s, t, groups, np.searchsorted(unique, groups), np.r_[starts, len(order)].astype(np.int64),
                    order.astype(np.int64), rolls, rolls_left, table, values)

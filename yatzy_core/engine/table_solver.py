@@ -63,8 +63,9 @@ class Operator:
     pad: int = 0                    # the shifted reads' padding (targets: the most points a box scores)
     dense: bool = False             # every state stores its lanes (copied from its representative),
                                     # else it points at its representative's
-    terminal: np.ndarray | None = None   # the full card's lanes, stored as they are (None: the kernel's
-                                         # own: a full card's band is empty); `per_state`: `lanes`' own
+    terminal: np.ndarray | None = None   # the full card's lanes 1 .., stored as they are (banded: each full
+                                         # card's band of them; None: the kernel's own: a full card's band
+                                         # is empty); `per_state`: `lanes`' own
     per_state: bool = False         # the full card's values differ by state (`choice.terminal_values`; dense only)
     compiled: bool = True           # a kernel runs it (else the turn engine does: dense only)
     affine: Callable | None = None  # a lexicographic operator's primary lane as `policy_table` runs it: points
@@ -139,7 +140,10 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
         for layer, distinct, reps in layers:
             full = len(layer) and space.boxes_used[space.decode(layer[0])[0]] == space.n_boxes
             if full and (operator.terminal is not None or operator.per_state):
-                rows[layer] = full_card[layer] if operator.per_state else operator.terminal
+                if operator.dense:
+                    rows[layer] = full_card[layer] if operator.per_state else operator.terminal
+                else:
+                    _store_terminal(data, offset[distinct], band[distinct], operator.terminal)
                 bar.update(len(distinct))
             else:
                 for_each_chunk(distinct, pairs or (kernel if operator.compiled else engine), bar)
@@ -148,6 +152,13 @@ def solve_table(space: StateSpace, operator: Operator, within: int = 0, dtype=np
             if pairs:
                 pairs.done(layer)
     return Solved(band, offset, data, time.perf_counter() - start)
+
+
+def _store_terminal(data: np.ndarray, offset: np.ndarray, band: np.ndarray, terminal: np.ndarray) -> None:
+    """A banded table's full cards: each state's band of `terminal` (lanes 1 ..) at its offset."""
+    lane = np.arange(int(band.max(initial=0)))
+    inside = lane < band[:, None]
+    data[(offset[:, None] + lane)[inside]] = np.broadcast_to(terminal[:len(lane)], inside.shape)[inside]
 
 
 class _Pairs:

@@ -13,6 +13,8 @@ case (which keeper, roll or state, expected against got), or that the function i
 - chapter 6: `check_forward_pass(push, rules)`, greedy play's distribution pushed forward a turn;
 - chapter 6b: `check_policy_evaluation(V, rules)`, greedy play's value, evaluated backwards;
 - chapter 8: `check_target_recursion(V, rules)`, the best chance of n more points, V(s, n);
+- chapter 6b: `policy_value(choices, score)`, the lab's loop for any policy given as a table, which
+  chapter 11 calls once the student has written it;
 - chapter 9: `check_old_policy_value(V, old, new)`, the old optimal policy evaluated under new rules;
 - chapter 11: `check_list_values(V, dl)`, a rule list's value by one backward sweep over its choices;
 - chapter 13: `check_versus_recursion(W, rules)`, two players, W(mover's card, waiter's card, d).
@@ -29,10 +31,12 @@ from .operator import check_bellman_operator
 from .policies import check_policy_evaluation
 from .forward import check_forward_pass
 from .versus import check_versus_recursion
-from .rule_change import check_old_policy_value, old_policy_table
+from .rule_change import check_old_policy_value, old_policy_table, policy_table
+from .sweep import policy_value
 from .rule_list import check_list_values, list_table
 
 __all__ = ["Report", "check_augmented_writing", "check_transition_row", "check_keeper_table", "check_backward_induction",
            "check_target_recursion", "check_bellman_operator", "check_policy_evaluation", "check_forward_pass",
            "check_versus_recursion",
-           "check_old_policy_value", "old_policy_table", "check_list_values", "list_table"]
+           "check_old_policy_value", "old_policy_table", "policy_table", "policy_value",
+           "check_list_values", "list_table"]

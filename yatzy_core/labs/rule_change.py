@@ -22,7 +22,7 @@ from ..engine.solver import solve
 from ..game.dice import dice_of
 from ..game.ruleset import Rules
 from ..game.states import StateSpace
-from ..players.policy_iteration import LookAhead, UnderRules, evaluate_policy
+from ..players.policy_iteration import LookAhead, UnderRules, evaluate_policy, turn_choices
 from .games import _small_game as small_game, _value_case, open_states
 from .report import TIME_LIMIT, Report, function, run
 
@@ -37,15 +37,16 @@ def old_policy_table(old: Rules) -> dict:
 
 
 def policy_table(player) -> dict:
-    """Every choice of a deterministic `player` (one with `turn_choices`) of a small game as plain
-    data, keyed like `old_policy_table`: chapter 9's and chapter 11's labs hand a policy in this way."""
+    """Every choice of a deterministic `player` of a small game as plain data, keyed like
+    `old_policy_table`: chapters 6b, 9 and 11 hand a policy to a student (or to `policy_value`)
+    in this way."""
     rules = small_game(player.rules)
     space, dice = StateSpace(rules), rules.dice
     table = {}
     for open_, used, _ in open_states(rules):
         if not open_:
             continue
-        box, keeps = player.turn_choices(np.array([space.index(used, 0, 0)]))
+        box, keeps = turn_choices(player, np.array([space.index(used, 0, 0)]))
         for r in range(dice.n_rolls):
             roll = dice_of(dice.rolls[r])
             table[(open_, roll, 0)] = rules.box_names[int(box[r, 0])]

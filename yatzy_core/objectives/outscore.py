@@ -8,12 +8,15 @@ maximises P(own final > opponent's final) + 1/2 P(equal). It is the best reply t
 who ignores the mover, not to one who plays to win: `outscore_loss.py` measures what it gives up
 against exact play on the games solved exactly.
 
-The table is a lanes table, the target table's machinery (`engine.table_solver`, target mode):
+The table is a lanes table, the target table's machinery (`engine.table_solver`, target mode,
+stored as `targets.Targets` bands):
 with K the most the opponent can still gain and c the mover's points minus the opponent's (the
 lead, growing as the mover scores), lane n = K + 1 - c holds the value, so scoring p points moves
 to lane n - p exactly as a target's "points still needed" does, lane n <= 0 is a sure win, and
 the full card's lanes (`terminal`) are the opponent's CDF: V(full, n) = P(G < K + 1 - n) +
-1/2 P(G = K + 1 - n).
+1/2 P(G = K + 1 - n). A state s that can still gain at most M(s) loses for sure behind by more
+than M(s): its lanes above M(s) + K + 1 are exactly 0 and are not stored (`outscore_bands`), which
+is what lets the table reach back to the first turn of the full games.
 
 >>> from yatzy_core.game.ruleset import Rules
 >>> from yatzy_core.game.scoring import Box, total
@@ -43,13 +46,17 @@ from .registry import Parameter, registered
 if TYPE_CHECKING:     # the kernels load on a first solve, not when `import yatzy_core` registers this
     from ..engine.table_solver import Operator
 
-__all__ = ["OutscoreLanes", "OutscoreTable", "opponent_final", "beat_chances", "outscore_operator",
-           "outscore_table", "Outscore", "DENSE_BUDGET", "MEASURED_LOSS"]
+__all__ = ["OutscoreLanes", "OutscoreTable", "opponent_final", "beat_chances", "outscore_bands",
+           "outscore_operator", "outscore_table", "table_bytes", "Outscore", "TABLE_BUDGET", "MEASURED_LOSS",
+           "LANE_SECONDS", "READY_SECONDS"]
 
-DENSE_BUDGET = 2 * 1024 ** 3   # bytes a table may take: every state of the subgame times its lanes,
-                               # in float64 (from about 7 boxes used on in the full games)
-MEASURED_LOSS = ("on the 5-box games solved exactly it loses at most 0.0016 of P(win) + 1/2 P(tie) against "
-                 "exact play (results/outscore_loss.json); on the full games it is not measured")   # checked
+TABLE_BUDGET = 8 * 1024 ** 3   # bytes a table may take (its bands in float64): a third of this 23 GB machine
+LANE_SECONDS = 4.0e-7          # wall seconds per stored lane on a quiet 2-core machine: 0.78 CPU-us measured
+                               # (yatzy's first turn, 3.6e8 lanes in 282 CPU-s; results/outscore_reach.json)
+READY_SECONDS = 30.0           # the most a widget's click may wait for the table (else: refused, with the command)
+MEASURED_LOSS = ("on the 5-box games solved exactly, played as this advice plays it, it loses at most 0.0016 of "
+                 "P(win) + 1/2 P(tie) against exact play (results/outscore_loss.json); on the full games it is "
+                 "not measured")   # checked
                                                                    # against that file by the tests
 
 
@@ -87,16 +94,34 @@ class OutscoreLanes(TargetLanes):
         return np.tile(self.final, (size, 1))
 
 
-def outscore_operator(rules: Rules, final: np.ndarray, width: int) -> Operator:
-    """The table's operator: lanes n = 1 .. width - 1 stored for every state (dense: each state's
-    lanes, the full card's the opponent's CDF), combined as a target's (n shifted by points)."""
+def outscore_bands(most_opponent: int, width: int):
+    """The lanes (1 .. band) each state stores: V(s, n) = 0 above M(s) + K + 1 (behind by more
+    than the most the state can still gain, M(s), the mover loses whatever the opponent's K
+    points do), and no lane past the table's width.
+
+    >>> from yatzy_core.game.rules import get_rules
+    >>> yatzy = get_rules("yatzy")
+    >>> space, full = StateSpace(yatzy), (1 << 15) - 1
+    >>> chance_open = full - (1 << yatzy.box_index("chance"))          # at most 30 more (K = 374)
+    >>> outscore_bands(374, 800)(space, [space.index(full, 63), space.index(chance_open, 63)]).tolist()
+    [375, 405]
+    """
+    from .targets import most_gain
+    return lambda space, states: np.minimum(most_gain(space, states) + most_opponent + 1, width - 1)
+
+
+def outscore_operator(rules: Rules, final: np.ndarray, width: int, dense: bool = False) -> Operator:
+    """The table's operator: lanes n = 1 .. band of each state (`outscore_bands`; dense: all
+    width - 1 of them for every state), the full card's the opponent's CDF, combined as a
+    target's (n shifted by the points)."""
     from ..engine.compiled.layout import tables
     from ..engine.table_solver import Operator
     from .targets import pad_points
     s, t = tables(rules)
     chances = beat_chances(final, width)
-    return Operator(OutscoreLanes(width, final=chances), widths=lambda space, states: np.full(len(states), width - 1),
-                    multiply=False, pad=pad_points(s, t), dense=True, terminal=chances[1:])
+    widths = (lambda space, states: np.full(len(states), width - 1)) if dense else outscore_bands(len(final) - 1, width)
+    return Operator(OutscoreLanes(width, final=chances), widths=widths, multiply=False, pad=pad_points(s, t),
+                    dense=dense, terminal=chances[1:])
 
 
 @dataclass
@@ -106,7 +131,8 @@ class OutscoreTable:
 
     rules: Rules
     final: np.ndarray        # P(opponent's points still to come = g)
-    values: np.ndarray       # (space.size, width): lane 0 is 1 (a sure win)
+    values: object           # indexed by states: (..., width), lane 0 is 1 (a sure win); the compiled
+                             # path's bands (`targets.Targets`), the reference's dense array
     space: StateSpace = field(init=False, repr=False)
 
     def __post_init__(self):
@@ -115,6 +141,10 @@ class OutscoreTable:
     @property
     def width(self) -> int:
         return self.values.shape[1]
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.values.nbytes)
 
     def lane(self, lead) -> np.ndarray:
         """The lane of each lead (mover's points minus the opponent's), clipped to the table:
@@ -128,36 +158,56 @@ class OutscoreTable:
     def value(self, mask: int, upper: int = 0, flag: int = 0, lead: int = 0) -> float:
         """The best P(win) + 1/2 P(tie) under the approximation from the start of a turn."""
         state = self.space.index(mask, min(upper, self.rules.upper_cap), flag)
-        return float(self.values[state, self.lane(lead)])
+        return float(self.values[np.array([state])][0, self.lane(lead)])
 
 
 def outscore_table(rules: Rules, opponent: OpponentCard | int, lead: int | None = None, within: int = 0,
-                   compiled: bool = True, solution=None, progress: bool = False) -> OutscoreTable:
+                   compiled: bool = True, solution=None, progress: bool = False, dense: bool = False) -> OutscoreTable:
     """The approximation's table against `opponent` (a card, or its turn state), for the states
     whose used boxes include `within`: lanes for every lead down to `lead` (None: every lead a
-    game can have). compiled=False: the turn engine in numpy (the check on small games)."""
+    game can have); refused above `TABLE_BUDGET`, before anything is solved. compiled=False: the
+    turn engine in numpy (dense; the check on small games); dense=True: every state all its lanes
+    (the banded table's check)."""
     from ..engine.table_solver import reference_table, solve_table
-    from .targets import max_total, most_gain
+    from .targets import Targets
     space = StateSpace(instance_of("rules", rules, Rules, "a Rules value (get_rules)"))
     state = opponent if isinstance(opponent, (int, np.integer)) else opponent.state(space)
-    behind = max_total(rules) if lead is None else max(-whole_number("lead", lead, -max_total(rules) - 1), 0)
-    subgame = np.count_nonzero(space.reachable & ((space.decode(np.arange(space.size))[0] & within) == within))
-    _within_budget(subgame * (int(most_gain(space, [state])[0]) + 2 + behind) * 8)   # before the opponent's
-    final = opponent_final(rules, state, solution)                                   # table is solved
-    width = len(final) + 1 + behind            # lanes 0 .. K + 1 + behind
-    _within_budget(subgame * width * 8)
-    operator = outscore_operator(rules, final, width)
+    _within_budget(table_bytes(space, state, lead, within, dense or not compiled))   # before the opponent's
+    final = opponent_final(rules, state, solution)                                      # table is solved
+    width = _width(rules, len(final) - 1, lead)
+    operator = outscore_operator(rules, final, width, dense or not compiled)
     if not compiled:
         return OutscoreTable(rules, final, reference_table(space, operator, within))
     solved = solve_table(space, operator, within, np.float64, progress, f"outscore table {rules.name}")
-    values = np.concatenate([np.ones((space.size, 1)), solved.data.reshape(space.size, width - 1)], axis=1)
-    return OutscoreTable(rules, final, values)
+    return OutscoreTable(rules, final, Targets(rules, width - 1, solved.band, solved.offset, solved.data,
+                                               solved.seconds))
+
+
+def _width(rules: Rules, most_opponent: int, lead: int | None) -> int:
+    """Lanes 0 .. K + 1 - lead: the lead only grows as the mover scores, so no lane above the
+    asked one is read (lead None: every lead a game can have)."""
+    from .targets import max_total
+    lead = -max_total(rules) if lead is None else whole_number("lead", lead, -max_total(rules) - 1)
+    return max(most_opponent + 2 - lead, 2)
+
+
+def table_bytes(space: StateSpace, opponent_state: int, lead: int | None, within: int = 0, dense: bool = False) -> int:
+    """At most what `outscore_table` stores (float64), from the opponent's most gain (its K, or
+    above): the bands of the subgame's distinct states (dense: every state all its lanes)."""
+    from ..engine.table_solver import table_layout
+    from .targets import most_gain
+    k = int(most_gain(space, [opponent_state])[0])
+    width = _width(space.rules, k, lead)
+    if dense:
+        return space.size * (width - 1) * 8
+    operator = outscore_operator(space.rules, np.ones(k + 1), width)
+    return table_layout(space, operator, list(space.backward(space.n_boxes, within)))[2] * 8
 
 
 def _within_budget(size: int) -> None:
-    if size > DENSE_BUDGET:
+    if size > TABLE_BUDGET:
         raise ValueError(f"the outscore table here would take {size / 1e9:.1f} GB "
-                         f"(more than {DENSE_BUDGET / 1e9:.1f}): fill more boxes first")
+                         f"(more than {TABLE_BUDGET / 1e9:.1f} here): fill more boxes first")
 
 
 @registered
@@ -198,17 +248,59 @@ class Outscore(AdviceObjective):
 
     def decided_lead(self, position) -> int:
         """The lead, clamped to one below minus the most the mover can still score (a sure loss
-        there and below, the values identical): no table as wide as a lead of thousands."""
+        there and below) and to one above the most the opponent can still score (a sure win there
+        and above), the values identical: no table as wide as a lead of thousands, and a lead of
+        10**30 a sure win rather than an overflow."""
         from .targets import most_gain
         space = StateSpace(position.rules)
-        return max(self.lead, -int(most_gain(space, [position.state(space)])[0]) - 1)
+        mover, opponent = (int(most_gain(space, [state])[0]) for state in
+                           (position.state(space), self.opponent.state(space)))
+        return min(max(int(self.lead), -mover - 1), opponent + 1)
 
     def table(self, position, use_cache=True, progress=False):
         self.check(position.rules)
         return outscore_table(position.rules, self.opponent, self.decided_lead(position), within=position.mask,
                               progress=progress)
 
+    def hopeless(self, position) -> bool:
+        """Behind by more than the most the mover can still score: a sure loss whatever is chosen
+        (no table: the mean orders the choices, as a goal out of reach does)."""
+        from .targets import most_gain
+        space = StateSpace(position.rules)
+        return self.lead < -int(most_gain(space, [position.state(space)])[0])
+
+    def work(self, rules, position=None, use_cache=True, forward=False):
+        """The table's build when it takes more than a few seconds: its values and rough time."""
+        if position is None or self.hopeless(position):
+            return "", 0.0
+        values = self.table_lanes(position)
+        if values * LANE_SECONDS < 5:
+            return "", 0.0
+        return (f"solving the outscore table of {rules.name} against this card ({values:.3g} values, "
+                f"{values * 8 / 1e9:.1f} GB; not cached)", values * LANE_SECONDS)
+
+    def table_lanes(self, position) -> int:
+        """The lanes the position's table stores (`table_bytes` / 8); ValueError above the budget."""
+        self.check(position.rules)
+        space = StateSpace(position.rules)
+        size = table_bytes(space, self.opponent.state(space), self.decided_lead(position), position.mask)
+        _within_budget(size)
+        return size // 8
+
+    def ready(self, position):
+        """A click never starts a build of minutes: from early positions the table is built by the command."""
+        what, seconds = self.work(position.rules, position)
+        if seconds > READY_SECONDS:
+            raise ValueError(f"outscore: from this early a position the approximation is {what[8:]}, about "
+                             f"{max(1, round(seconds / 60))} min: ask `yatzy advise --rules {position.rules.name} "
+                             "... --outscore CARD` or `yatzy versus advise` (with a progress bar), or fill more boxes")
+
     def turn(self, position, table=None, use_cache=True, mean=None):
+        if self.hopeless(position):
+            from .midgame import mean_turn
+            space = StateSpace(position.rules)
+            mean = mean_turn(space, position.state(space), use_cache) if mean is None else mean
+            return mean, lambda a: np.where(np.isfinite(a), 0.0, a)
         table = self.table(position, use_cache) if table is None else table
         lane, space = int(table.lane(self.decided_lead(position))), table.space
         final = box_values(space, table.values, np.array([position.state(space)]), self.lanes(table))
@@ -225,5 +317,7 @@ class Outscore(AdviceObjective):
                          "no whole-game pass of one player; see benchmarks/outscore_loss.py for games against "
                          "an opponent")
 
+    no_outlook: ClassVar[str] = "objective outscore: no final-score outlook (the approximation ranks choices only)"
+
     def outlook(self, position, scored, use_cache=True):
-        raise ValueError("objective outscore: no final-score outlook (the approximation ranks choices only)")
+        raise ValueError(self.no_outlook)

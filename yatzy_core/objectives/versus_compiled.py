@@ -7,7 +7,8 @@ lead e to e + g and the lane to n - g. So the next layer's values, seen from the
 (`two_player._after_turn`), are the kernel's data with the lanes reversed, and a lead above
 +reach (below -reach) reads 1 (0): a lead beyond the most points a game can score decides it.
 The numpy path (`two_player._turn`) stays the reference; tests/test_versus_compiled.py compares.
-The win/tie split is the numpy path's: here only the value W.
+The chance of a tie, which follows W's choices rather than maximising, is `layer_ties`'s (the
+compiled policy lanes with T carried beside W: `engine.compiled.versus_ties`).
 
 Only the undecided leads are worked (`decided_lanes`): a mover who can still gain at most G
 (`targets.most_gain`) has lost at a lead below -G, and one whose waiter can still gain at most H
@@ -17,17 +18,20 @@ Late in a game most leads are decided.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..engine.chunked import for_each_chunk
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.target_kernel import solve_states
+from ..engine.compiled.versus_ties import tie_turns
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .targets import max_total, most_gain, pad_points
-from .two_player import LeadLanes, _distinct, _levels, later_values
+from .two_player import LeadLanes, VersusSolution, _distinct, _levels, later_values
 
-__all__ = ["decided_lanes", "layer_turns", "versus_layers", "versus_value"]
+__all__ = ["decided_lanes", "layer_turns", "layer_ties", "versus_layers", "versus_value", "versus_split"]
 
 
 def decided_lanes(lanes: LeadLanes, mover_gain, waiter_gain: int | None) -> tuple[int, np.ndarray]:
@@ -69,6 +73,22 @@ def layer_turns(space: StateSpace, settings, movers: np.ndarray, ends: np.ndarra
     return out[:, ::-1]
 
 
+def layer_ties(space: StateSpace, settings, movers: np.ndarray, ends: np.ndarray, later_w: np.ndarray,
+               later_t: np.ndarray, lanes: LeadLanes, waiter_gain: int | None = None) -> np.ndarray:
+    """(len(movers), width) each mover's chance of a tie for every lead along the choices of W
+    under the package's tie rule, from `later_w` and `later_t` (len(ends), width): the value and
+    the chance of a tie of ending the turn in each card of `ends` with each lead. Only the
+    undecided leads are worked (`decided_lanes`); a decided lead is no tie."""
+    s, t = settings
+    row_of = np.full(space.size, -1, dtype=np.int64)
+    row_of[ends] = np.arange(len(ends))
+    gain = most_gain(space, movers).astype(np.int64)
+    lo = np.maximum(lanes.reach - gain, 0)
+    hi = np.full(len(movers), lanes.width - 1 if waiter_gain is None else min(lanes.reach + int(waiter_gain),
+                                                                              lanes.width - 1))
+    return tie_turns(movers, later_w, later_t, row_of, lo, hi, s, t)[1]
+
+
 def versus_layers(rules: str | Rules):
     """((mover's boxes used, waiter's), W) of every decision layer, last turns first, compiled:
     W[i, j, lane] for the i-th distinct card of the mover, the j-th of the waiter, lead lane."""
@@ -103,3 +123,40 @@ def versus_value(rules: str | Rules) -> float:
     for _, W in versus_layers(rules):
         pass
     return float(W[0, 0, W.shape[2] // 2])
+
+
+def versus_split(rules: str | Rules) -> VersusSolution:
+    """`two_player.solve_versus` compiled: the first player's value and its split into wins and
+    ties under the package's tie rule (W by `layer_turns`, the tie chance by `layer_ties`; equal
+    to the numpy path's to 1e-12).
+
+    >>> from yatzy_core.game.ruleset import Rules
+    >>> from yatzy_core.game.scoring import Box, total
+    >>> one_die = Rules("one-die", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1)
+    >>> v = versus_split(one_die)
+    >>> round(v.first * 12, 9), round(v.tie * 6, 9)              # one die each: even, a tie in six
+    (6.0, 1.0)
+    """
+    rules = get_rules(rules)
+    start = time.perf_counter()
+    space, settings, n = StateSpace(rules), tables(rules), rules.n_boxes
+    lanes = LeadLanes(max_total(rules))
+    leads = np.arange(lanes.width) - lanes.reach
+    distinct = {k: _distinct(space, k) for k in range(n + 1)}
+    win, count = {}, 0
+    for ka, kb in _levels(n):
+        W = np.empty((len(distinct[ka]), len(distinct[kb]), lanes.width))
+        T = np.empty_like(W)
+        nxt = win.pop((kb, ka + 1), None)      # read by this layer alone
+        ends = space.layer(ka + 1)
+        for j in range(len(distinct[kb])):
+            later_w = later_values(space, distinct, ka, kb, leads if nxt is None else nxt[0][j])
+            later_t = later_values(space, distinct, ka, kb, leads if nxt is None else nxt[1][j], tie=True)
+            gain = int(most_gain(space, distinct[kb][j:j + 1])[0])
+            W[:, j] = layer_turns(space, settings, distinct[ka], ends, later_w, lanes, gain)
+            T[:, j] = layer_ties(space, settings, distinct[ka], ends, later_w, later_t, lanes, gain)
+        win[ka, kb] = W, T
+        count += W.size
+    first, tie = float(W[0, 0, lanes.reach]), float(T[0, 0, lanes.reach])
+    wins = first - tie / 2
+    return VersusSolution(rules, first, wins, tie, 1.0 - wins - tie, count, time.perf_counter() - start)

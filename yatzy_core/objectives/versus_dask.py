@@ -8,10 +8,10 @@ and writes this layer's chunk (M, J); the regrouping from "by waiter" to "by mov
 layers is done by the storage layout. The values are `versus_compiled.layer_turns`'s, state by
 state, so any blocks and any number of workers give the same bits as `versus_layers`.
 
-With `split` (the default) each task also works its block's turns in numpy (`two_player._turn`,
-the single-process path's choices under the package's tie rule) for the chance of a tie, stored
-beside W as layer T_ka_kb: the first player's wins, ties and losses, as `solve_versus` gives them.
-That is the numpy path's speed (some 50x the compiled one's): split=False gives the value alone.
+With `split` (the default) each task also works its block's chance of a tie along W's choices
+under the package's tie rule (`versus_compiled.layer_ties`, compiled: equal to the numpy path's
+`two_player._turn` to 1e-15), stored beside W as layer T_ka_kb: the first player's wins, ties
+and losses, as `solve_versus` gives them. split=False gives the value alone.
 
 A layer is marked complete in the store's attributes once every block is written: a run stopped
 (Ctrl-C, `engine.chunked.request_stop`, a crash) and started again with the same store skips the
@@ -35,12 +35,13 @@ from ..engine.compiled.layout import tables
 from ..game.rules import Rules, get_rules
 from ..game.states import StateSpace
 from .targets import max_total, most_gain
-from .two_player import LeadLanes, _distinct, _levels, _turn, later_values
-from .versus_compiled import layer_turns, versus_value
+from .two_player import LeadLanes, _distinct, _levels, later_values
+from .versus_compiled import layer_ties, layer_turns, versus_split
 
 __all__ = ["DaskRun", "solve_versus_dask", "layer_name", "dashboard_of"]
 
-CHUNK_BYTES = 16e6     # a chunk of W about this size (a task's write), float64
+CHUNK_BYTES = 16e6     # a chunk of W at most about this size (a task's write), float64
+TASKS_PER_WORKER = 4   # a layer cut into at least this many tasks per worker where it has the waiters
 
 
 @dataclass(frozen=True)
@@ -96,10 +97,8 @@ def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], w
         waiter_gain = int(most_gain(space, distinct[kb][j0 + j:j0 + j + 1])[0])   # as versus_layers
         out[:, j] = layer_turns(space, settings, movers_here, ends, later, lanes, waiter_gain)
         if split:
-            later_w, later_t = np.zeros((space.size, lanes.width)), np.zeros((space.size, lanes.width))
-            later_w[ends] = later
-            later_t[ends] = later_values(space, distinct, ka, kb, tie_rows[j], tie=True)
-            ties[:, j] = _turn(space, movers_here, later_w, later_t, lanes)[1]
+            later_t = later_values(space, distinct, ka, kb, tie_rows[j], tie=True)
+            ties[:, j] = layer_ties(space, settings, movers_here, ends, later, later_t, lanes, waiter_gain)
     zarr.open_array(store, path=layer_name(ka, kb), mode="r+")[m0:m1, j0:j1] = out
     if split:
         zarr.open_array(store, path=layer_name(ka, kb, "T"), mode="r+")[m0:m1, j0:j1] = ties
@@ -108,6 +107,22 @@ def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], w
 
 def _blocks(n: int, size: int) -> list[tuple[int, int]]:
     return [(lo, min(n, lo + size)) for lo in range(0, n, size)]
+
+
+def block_shape(movers: int, waiters: int, width: int, workers: int) -> tuple[int, int]:
+    """(movers, waiters) of a layer's block: the waiters cut into TASKS_PER_WORKER tasks per worker
+    (a task works its waiters' turns: cutting the movers instead would work each waiter's later
+    values once per mover block), each chunk at most CHUNK_BYTES. One block per layer (as a fixed
+    size of 91 cards gave the 5-box bonus game, whose layers have at most 83) leaves all workers
+    but one idle.
+
+    >>> block_shape(67, 83, 241, 2), block_shape(2000, 2000, 241, 2)
+    ((67, 11), (91, 91))
+    """
+    cells = max(1, int(CHUNK_BYTES / 8 / width))             # (mover, waiter) pairs a chunk
+    side = max(1, int(math.sqrt(cells)))
+    size_j = max(1, min(side, -(-waiters // (TASKS_PER_WORKER * workers))))
+    return max(1, min(movers, cells // size_j)), size_j
 
 
 def _forget_layers(root, n_boxes: int, say: str | None) -> None:
@@ -128,7 +143,7 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
     """The first player's value, the backward pass run on `client` (a `distributed.Client`;
     None: a LocalCluster of two worker processes, one thread and one numba thread each), every
     layer kept in the Zarr store `store` (a folder or an fsspec URL). `block`: cards a block
-    (default: chunks of about CHUNK_BYTES). `split`: the wins and ties too (see the module)."""
+    (default: `block_shape`, a few tasks per worker). `split`: the wins and ties too (see the module)."""
     import zarr
     rules = get_rules(rules)
     space, _, distinct, lanes = _game(rules)
@@ -139,7 +154,6 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
     if root.attrs.get("code") != code_key():     # layers of other value code: computed again, not resumed
         _forget_layers(root, rules.n_boxes, progress and root.attrs.get("code"))
     root.attrs.update(rules=key, name=rules.name, width=lanes.width, code=code_key())
-    size = block or max(1, int(math.sqrt(CHUNK_BYTES / 8 / lanes.width)))
     own = client is None
     if own:
         client = local_client(2)
@@ -156,10 +170,11 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
                 kept += 1
                 continue
             shape = (len(distinct[ka]), len(distinct[kb]), lanes.width)
+            size_m, size_j = (block, block) if block else block_shape(*shape, workers=_workers(client))
             for what in ("W", "T") if split else ("W",):
-                root.create_array(layer_name(ka, kb, what), shape=shape, chunks=(size, size, lanes.width),
+                root.create_array(layer_name(ka, kb, what), shape=shape, chunks=(size_m, size_j, lanes.width),
                                   dtype="f8", overwrite=True)
-            blocks = [(m, j) for j in _blocks(shape[1], size) for m in _blocks(shape[0], size)]
+            blocks = [(m, j) for j in _blocks(shape[1], size_j) for m in _blocks(shape[0], size_m)]
             futures = [client.submit(_task, rules, store, ka, kb, m, j, split, pure=False) for m, j in blocks]
             bar = _bar(progress, f"layer {ka},{kb}", len(futures))
             try:
@@ -183,6 +198,11 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
             close_client(client)
 
 
+def _workers(client) -> int:
+    """The threads the client's workers run tasks on (1 when none has joined yet)."""
+    return max(1, sum(client.nthreads().values()))
+
+
 def _bar(progress: bool, label: str, total: int):
     from ..engine.progress import bar, progress_on
     return bar(total, label, progress, unit="block") if progress_on(progress) else None
@@ -197,11 +217,12 @@ def dashboard_of(client) -> str | None:
 
 def local_client(workers: int):
     """A LocalCluster of `workers` processes, one thread and one numba thread each; the kernels
-    compiled (into numba's disk cache) before they start, so no worker compiles."""
+    (the value's and the tie chance's) compiled into numba's disk cache before they start, so no
+    worker compiles."""
     from distributed import Client, LocalCluster
     from ..game.ruleset import Rules as Game
     from ..game.scoring import Box, total
-    versus_value(Game("warm-up", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1))
+    versus_split(Game("warm-up", (Box("chance", total),), upper_bonus=0, n_dice=1, rolls_per_turn=1))
     env = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     for name in ("NUMBA_CACHE_DIR", "YATZY_CACHE_DIR", "PYTHONPATH"):
         if name in os.environ:

@@ -91,8 +91,10 @@ class Versus(AdviceObjective):
             raise ValueError(f"objective: the two-player tables do not play saved rolls ({rules.name!r})")
         self.opponent.state(StateSpace(rules))
 
+    no_outlook: ClassVar[str] = "objective versus: no final-score outlook (it ranks choices by the chance to win only)"
+
     def outlook(self, position, scored, use_cache=True):
-        raise ValueError("objective versus: no final-score outlook (it ranks choices by the chance to win only)")
+        raise ValueError(self.no_outlook)
 
     def _states(self, position: Position) -> tuple[StateSpace, int, int]:
         space = StateSpace(position.rules)
@@ -173,7 +175,10 @@ class Versus(AdviceObjective):
 
     def ready(self, position):
         """A click never starts a build of minutes: the endgame layer a position needs, when it is
-        not cached and would take more than about half a minute, is built by its own command."""
+        not cached and would take more than about half a minute, is built by its own command (before
+        the endgame: the approximation's table, `Outscore.ready`)."""
+        if self._approximated(position, lambda a: a.ready(position) or True) is not None:
+            return
         what, seconds = self.work(position.rules, position)
         if seconds > READY_SECONDS:
             state = "damaged" if "cannot be read" in what else "not built yet"
@@ -185,8 +190,11 @@ class Versus(AdviceObjective):
         """The layer to build when it is not cached and whole (`endgame.layer_fault`: a damaged
         file is built again) and not small (yahtzee's (2, 1): about 2 min)."""
         from .endgame import layer_fault, layer_values, RATE_SECONDS
-        if position is None or self.answer_for(position, use_cache) is not self:
-            return "", 0.0             # the approximation's table: seconds (refused when it would not be)
+        if position is None:
+            return "", 0.0
+        approximated = self._approximated(position, lambda a: a.work(rules, position, use_cache, forward), use_cache)
+        if approximated is not None:
+            return approximated        # the approximation's table (`Outscore.work`)
         mine, theirs = self.reach(position)
         if mine == 1 and theirs == 0 or not use_cache:
             return "", 0.0

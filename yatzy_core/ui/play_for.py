@@ -127,6 +127,8 @@ def policy_outlook(position: Position, objective: str, scored: int | None,
     if scored is None:
         raise ValueError("enter the points so far (bonuses included) to see the final score")
     whole_number("scored", scored)
+    if getattr(objective_class(objective), "no_outlook", None):   # said before `ready` refuses a long table
+        raise ValueError(objective_class(objective).no_outlook)
     goal = MEAN if objective_class(objective).mean_play else play_for(position, objective, scored, **values)
     words = goal.words
     if goal.hopeless(position):
