@@ -1,7 +1,9 @@
 """The two-player surfaces under hostile and clumsy input (`yatzy versus`, `--versus`, the
 opponent's card, the endgame cache, the stored records): each case a reproducer of a fault found,
 now one line naming the argument, or a refusal instead of a wrong answer or an unasked build."""
+import json
 import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -103,6 +105,71 @@ def test_a_file_of_another_layer_is_refused_even_when_its_length_fits(tmp_path, 
     with pytest.warns(UserWarning, match="computed again"):
         again = endgame.endgame_layer(rules, 2, 1)
     np.testing.assert_array_equal(again.values, right.values)
+
+
+def _damage(path, how, rules):
+    """Damage a layer file as a half copy, another layer's file, or one of the wrong length."""
+    space = StateSpace(rules)
+    if how == "cut short":
+        path.write_bytes(path.read_bytes()[:-40])
+    else:
+        size = endgame.layer_values(rules, 2, 1) + (0 if how == "another layer" else 1)
+        write_trusted(path, rules, np.full(size, 0.75), endgame.FORMAT, seconds=0.0, layout=layout_digest(space),
+                      layer=np.array([1, 1] if how == "another layer" else [2, 1]))
+
+
+@pytest.mark.parametrize("how, why", [("cut short", r"unreadable file its file: BadZipFile"),
+                                      ("another layer", r"it holds layer \(1, 1\)"),
+                                      ("one number more", r"it holds \(\d+,\) numbers, not \d+")])
+def test_a_damaged_default_layer_is_refused_by_ready_not_rebuilt_by_a_click(tmp_path, monkeypatch, how, why):
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path))
+    rules = loads(FOUR_TEXT)
+    endgame._KEPT.clear()
+    endgame.build_endgame(rules, progress=False)
+    endgame._KEPT.clear()
+    position = Position.make(rules, dice="2", used=["ones", "twos"], upper_total=3, rolls_left=0)   # 2 open
+    versus = Versus(OpponentCard(used={"ones", "chance"}, upper_total=1), 0)                         # 2 open
+    monkeypatch.setattr(endgame, "RATE_SECONDS", 1.0)            # as if each value took a second: a click refuses
+    versus.ready(position)                                       # whole: read by the click, no refusal
+    assert versus.work(rules, position) == ("", 0.0)
+    _damage(cache_path(rules, endgame.layer_kind(2, 1)), how, rules)
+    with pytest.raises(ValueError, match=r"^versus: the endgame table \(2,1\) of four \(its file cannot be read from "
+                                         rf"the cache \({why}.*\); \d+ values, then cached\) is damaged: run `yatzy "
+                                         r"versus endgame --rules four` once"):
+        versus.ready(position)                                   # before: passed, and the click rebuilt it
+    assert versus.work(rules, position)[1] == endgame.layer_values(rules, 2, 1)
+
+
+# ---- two processes building one endgame layer: the second waits for the first's file -----------
+
+def test_a_second_process_waits_for_the_layer_being_built_then_reads_it(tmp_path, monkeypatch):
+    import os
+    import subprocess
+    import sys
+    from yatzy_core.engine.cache import build_lock_path
+    from yatzy_core.engine.compiled.cache_lock import build_lock
+    monkeypatch.setenv("YATZY_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "four.toml").write_text(FOUR_TEXT)
+    rules = loads(FOUR_TEXT)
+    path = cache_path(rules, endgame.layer_kind(1, 0))
+    path.parent.mkdir(parents=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    with build_lock(str(build_lock_path(path)), None):          # this process is building layer (1, 0)
+        waiter = subprocess.Popen([sys.executable, "-m", "yatzy_core", "versus", "endgame", "--rules-file",
+                                   str(tmp_path / "four.toml"), "--json"], env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        said = ""
+        while "is building" not in said:                        # the state to wait for: it says it waits
+            said = waiter.stderr.readline()
+            assert said, "the second process ended without waiting"
+        layer = endgame.endgame_layer(rules, 1, 0, use_cache=False)
+        endgame._write(StateSpace(rules))(replace(layer, seconds=4321.0), path)
+    out, err = waiter.communicate(timeout=120)
+    assert said.startswith("yatzy: process ") and said.rstrip().endswith(
+        f"is building {path.name}: waiting for it, then reading its file (Ctrl-C to stop)")
+    assert waiter.returncode == 0, err
+    first = json.loads(out)["layers"][0]                        # the first's file, read: not built again
+    assert (first["layer"], first["kept"], first["seconds"]) == ([1, 0], True, 4321.0)
 
 
 # ---- yatzy_core.stored_result: any name is a known record or one ValueError ----------------------

@@ -6,6 +6,7 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from traitlets import TraitError
 
 from yatzy_core.advice.advisor import advise
 from yatzy_core.engine.position import Position
@@ -90,6 +91,21 @@ def test_a_bad_card_is_one_line_and_the_best_average_stays(explorer):
     assert "\n" not in explorer.message
     explorer.card_text_w.value = "open="
     assert explorer.message == "" and explorer.best_label == "keep 6 6 6"
+
+
+@pytest.mark.parametrize("lead", [10**30, -10**30, 2001, -2001])
+def test_a_lead_past_the_box_is_said_and_not_taken_either_way(explorer, lead):
+    explorer.update(objective="versus", card="open=", lead=-20)
+    ranked = [(r.label, r.value) for r in explorer.rows]
+    explorer.update(lead=lead)
+    assert explorer.message == f"lead must be between -2000 and 2000, got {lead}"
+    assert explorer.lead == explorer.lead_w.value == -20                # the box and the model agree
+    assert [(r.label, r.value) for r in explorer.rows] == ranked         # still ranked for a lead of -20
+    with pytest.raises(TraitError, match=f"^lead must be between -2000 and 2000, got {lead}$"):
+        explorer.lead = lead                                             # set as an attribute: refused too
+    assert explorer.lead == explorer.lead_w.value == -20
+    explorer.update(lead=2000)                                           # the bound itself is taken
+    assert explorer.message == "" and explorer.lead == explorer.lead_w.value == 2000
 
 
 def test_no_outlook_is_drawn_for_versus_a_line_says_why(explorer):

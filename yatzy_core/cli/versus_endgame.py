@@ -76,7 +76,8 @@ def run_endgame(args) -> int:
         path = cache_path(rules, layer_kind(m, w))
         before = path.stat().st_mtime_ns if path.exists() else None
         layer = endgame_layer(rules, m, w, progress=not args.json, build=True)
-        was = before is not None and path.exists() and path.stat().st_mtime_ns == before   # not rebuilt
+        was = layer.from_file or (   # not rebuilt: read (another process's build waited for too), or the same file
+            before is not None and path.exists() and path.stat().st_mtime_ns == before)
         saved = path.exists()      # not when the cache could not be written (a full disk: warned above)
         figures.append({"layer": [m, w], "values": int(layer.values.size), "seconds": round(layer.seconds, 2),
                         "kept": was, "saved": saved, "file": str(path), "file_bytes": path.stat().st_size if saved else None})

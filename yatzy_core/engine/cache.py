@@ -22,6 +22,7 @@ import tempfile
 import time
 import warnings
 import weakref
+import zipfile
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -34,6 +35,7 @@ from ..game.rules import Rules, get_rules
 from .solver import Solution, solve
 from ..game.states import StateSpace
 from .plain_files import open_plain
+from .compiled.cache_lock import build_lock, lock_holder
 
 FORMAT = 5          # fingerprint-keyed, layout-checked; values, then second moments if present
 NAME_CHARS = 40     # a file name keeps at most this many characters of the rules' name
@@ -41,7 +43,7 @@ FINGERPRINT_CHARS = 16
 T = TypeVar("T")
 
 __all__ = ["CacheError", "CacheWarning", "cache_dir", "cache_path", "rules_fingerprint",
-           "safe_name", "layout_digest", "write_trusted", "read_trusted", "save", "load", "cached", "cached_for",
+           "safe_name", "layout_digest", "write_trusted", "read_trusted", "read_header", "save", "load", "cached", "cached_for",
            "get_solution", "new_file_mode", "remove_stale_temporaries", "remove_oldest", "never_cache", "cacheable"]
 
 
@@ -258,12 +260,51 @@ def read_trusted(path: str | Path, rules: Rules, fmt: int,
     layout digest all match. The rules' name is not compared: rule sets that differ only in name
     ("nine", "Nine!": one file name) share the file instead of evicting each other.
     A missing file is a FileNotFoundError."""
+    fields = _trusted_fields(path, rules, fmt, layout, _decode)
     try:
-        fields = _decode(Path(path))
+        numbers = np.asarray(fields["numbers"], dtype=np.float64)
+    except Exception as err:
+        raise CacheError(f"unreadable file {path}: {type(err).__name__}: {err}"[:300]) from None
+    if numbers.ndim != 1 or _checksum(numbers) != str(fields["checksum"]):
+        raise CacheError(f"{path} is damaged (checksum mismatch)")
+    fields["numbers"] = numbers
+    return fields
+
+
+def read_header(path: str | Path, rules: Rules, fmt: int, layout: str | None = None) -> dict[str, np.ndarray]:
+    """The fields of a `write_trusted` file but its numbers, checked as `read_trusted` checks
+    them, and the numbers' shape as "shape" (read from their header, in milliseconds where
+    reading them takes seconds): whether a file is there and whole, without its checksum."""
+    return _trusted_fields(path, rules, fmt, layout, _decode_header)
+
+
+def _decode_header(path: Path) -> dict:
+    try:
+        f = open_plain(path)
+    except ValueError:
+        raise CacheError(f"{path} is not a regular file (a FIFO, device or socket)") from None
+    with f, zipfile.ZipFile(f) as archive:
+        fields = {}
+        for name in archive.namelist():
+            with archive.open(name) as member:
+                if name == "numbers.npy":
+                    major, _ = np.lib.format.read_magic(member)
+                    header = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+                    fields["shape"] = header(member)[0]
+                else:
+                    fields[name.removesuffix(".npy")] = np.lib.format.read_array(member, allow_pickle=False)
+        return fields
+
+
+def _trusted_fields(path, rules: Rules, fmt: int, layout: str | None, decode) -> dict:
+    """The fields `decode` reads from `path`, CacheError unless their rules, version, code key,
+    format and layout are these; numbers and checksum are the caller's."""
+    try:
+        fields = decode(Path(path))
         stored = str(fields["rules"]), str(fields["version"]), int(fields["format"])
         code = str(fields.get("code", "none"))
-        fingerprint, checksum = str(fields["fingerprint"]), str(fields["checksum"])
-        numbers = np.asarray(fields["numbers"], dtype=np.float64)
+        fingerprint = str(fields["fingerprint"])
+        str(fields["checksum"])
     except (FileNotFoundError, CacheError):
         raise
     except Exception as err:  # zlib.error, NotImplementedError, BadZipFile, ...: all damage
@@ -276,11 +317,8 @@ def read_trusted(path: str | Path, rules: Rules, fmt: int,
     if fingerprint != rules_fingerprint(rules):   # the name is not checked: equal rules share tables
         raise CacheError(f"{path} holds rules {stored[0]}, not {rules.name}" if stored[0] != rules.name
                          else f"{path} holds other rules under the name {rules.name!r}")
-    if numbers.ndim != 1 or _checksum(numbers) != checksum:
-        raise CacheError(f"{path} is damaged (checksum mismatch)")
     if layout is not None and str(fields.get("layout", "")) != layout:
         raise CacheError(f"{path} stores another set of states (written by other code)")
-    fields["numbers"] = numbers
     return fields
 
 
@@ -322,25 +360,56 @@ def _warn(message: str) -> None:
 
 
 def cached(path: Path, read: Callable[[Path], T], make: Callable[[], T],
-           write: Callable[[T, Path], object]) -> T:
+           write: Callable[[T, Path], object], lock: bool = False) -> T:
     """read(path) if it is there and trustworthy; else make() and write it. Each fault of the
     cache (damaged file, unreadable or unwritable place) is one CacheWarning; the answer stands.
     A damaged file is said before make() starts, not after: a rebuild takes minutes, and a quiet
-    one looks like a hang. A place that can be neither read nor written is one line."""
-    problem = None
+    one looks like a hang. A place that can be neither read nor written is one line. With `lock`
+    the build holds a lock on its file (`compiled.cache_lock.build_lock`): a second process
+    building the same file at once waits, saying so, then reads the first's file."""
+    found, result, problem = _read_or_why(path, read, True)
+    if found:
+        return result
+    if not lock:
+        return _make_and_write(path, make, write, problem)
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+    with build_lock(str(build_lock_path(path)), _waiting_line):
+        found, result, _ = _read_or_why(path, read, False)      # built meanwhile by the lock's last holder
+        return result if found else _make_and_write(path, make, write, problem)
+
+
+def build_lock_path(path: Path) -> Path:
+    """The lock file a build of `path` holds (`cached` with `lock`): hidden, beside it."""
+    return path.parent / f".{path.name}.lock"
+
+
+def _waiting_line(fd: int, lock: str) -> str:
+    holder = lock_holder(fd)
+    return (f"yatzy: {'process ' + holder if holder else 'another process'} is building "
+            f"{Path(lock).name[1:-5]}: waiting for it, then reading its file (Ctrl-C to stop)")
+
+
+def _read_or_why(path: Path, read: Callable[[Path], T], say: bool) -> tuple[bool, T | None, str | None]:
+    """(read, its result, a fault to say with the write's): a damaged file is warned at once when `say`."""
     try:
-        return read(path)
+        return True, read(path), None
     except (FileNotFoundError, NotADirectoryError):
-        pass                          # not cached yet (or the folder is not there)
+        return False, None, None      # not cached yet (or the folder is not there)
     except CacheError as err:
         if isinstance(err.__context__, OSError):     # the place, not the file (a folder there, a file as
-            problem = f"{err}; computed again"       # the folder): said with the write's fault
-        else:
-            _warn(f"{err}; computed again")
+            return False, None, f"{err}; computed again"   # the folder): said with the write's fault
+        damage = f"{err}; computed again"
     except OSError as err:            # said with the write's fault when that fails too
-        problem = f"cannot read {path} ({type(err).__name__}: {err.strerror or err}); computed again"
+        return False, None, f"cannot read {path} ({type(err).__name__}: {err.strerror or err}); computed again"
     except Exception as err:          # a file that decodes but does not make sense: damage too
-        _warn(f"{path} is damaged ({type(err).__name__}: {err}); computed again")
+        damage = f"{path} is damaged ({type(err).__name__}: {err}); computed again"
+    if say:
+        _warn(damage)
+    return False, None, None
+
+
+def _make_and_write(path: Path, make: Callable[[], T], write: Callable[[T, Path], object], problem) -> T:
     result = make()
     try:
         write(result, path)
@@ -353,12 +422,12 @@ def cached(path: Path, read: Callable[[Path], T], make: Callable[[], T],
 
 
 def cached_for(rules: Rules, kind: str, read: Callable[[Path], T], make: Callable[[], T],
-               write: Callable[[T, Path], object], use_cache: bool = True) -> T:
+               write: Callable[[T, Path], object], use_cache: bool = True, lock: bool = False) -> T:
     """`cached` at the file of `rules` and `kind` (`cache_path`); only make() with
     use_cache=False or for rules that are never cached (`never_cache`)."""
     if not use_cache or not cacheable(rules):
         return make()
-    return cached(cache_path(rules, kind), read, make, write)
+    return cached(cache_path(rules, kind), read, make, write, lock)
 
 
 def get_solution(rules: str | Rules, use_cache: bool = True, progress: bool = True,

@@ -30,8 +30,8 @@ import time
 from dataclasses import dataclass
 import numpy as np
 
-from ..engine.cache import (CacheError, cache_dir, cache_path, cached_for, layout_digest, read_trusted,
-                            write_trusted)
+from ..engine.cache import (CacheError, cache_dir, cache_path, cached_for, layout_digest, read_header,
+                            read_trusted, write_trusted)
 from ..engine.chunked import for_each_chunk
 from ..engine.compiled.layout import tables, vectorizing
 from ..engine.compiled.target_kernel import solve_states
@@ -43,7 +43,7 @@ from .two_player import LeadLanes, _distinct
 
 __all__ = ["DEFAULT_OPEN", "EndgameLayer", "layers_for", "endgame_layer", "layer_values", "turn_values",
            "build_endgame", "RATE_SECONDS", "layer_kind", "decided_lead",
-           "EndRows"]
+           "EndRows", "layer_fault"]
 
 DEFAULT_OPEN = 2     # both players with at most this many boxes open: yahtzee's three stored layers hold 2.07e8 values
 FORMAT = 1
@@ -94,7 +94,8 @@ class EndgameLayer:
     gain_waiter: np.ndarray
     start: np.ndarray          # (len(movers), len(waiters)) window starts
     values: np.ndarray         # float64, flat
-    seconds: float = 0.0
+    seconds: float = 0.0       # the build's (read from the file with the values)
+    from_file: bool = False    # read from the cache (kept, or another process's build waited for), not built here
 
     def value(self, i: int, j: int, lead: int) -> float:
         """W of mover card i, waiter card j (indices into movers, waiters), lead `lead`."""
@@ -180,7 +181,7 @@ def _read(space: StateSpace, open_mover: int, open_waiter: int):
         if fields["numbers"].shape != (size,):
             raise CacheError(f"{path} is damaged (holds {fields['numbers'].shape} numbers, not {size})")
         return EndgameLayer(open_mover, open_waiter, movers, waiters, gm, gw, start, fields["numbers"],
-                            float(fields["seconds"]))
+                            float(fields["seconds"]), from_file=True)
     return read
 
 
@@ -216,13 +217,36 @@ def _layer(rules: Rules, open_mover: int, open_waiter: int, use_cache: bool, pro
         return _build(space, open_mover, open_waiter, nxt, progress)
     if build:
         layer = cached_for(rules, layer_kind(open_mover, open_waiter), _read(space, open_mover, open_waiter), make,
-                           _write(space), use_cache)
+                           _write(space), use_cache, lock=True)   # two processes building it: one builds
     else:
         layer = _stored_only(rules, space, open_mover, open_waiter)
     while len(_KEPT) >= KEEP:
         _KEPT.pop(next(iter(_KEPT)))
     _KEPT[key] = layer
     return layer
+
+
+def layer_fault(rules: Rules, open_mover: int, open_waiter: int) -> str:
+    """'' when layer (open_mover, open_waiter) is kept in memory or its cache file looks whole
+    (`engine.cache.read_header`: its fields, stored layer and count of numbers, not the numbers:
+    milliseconds, where reading yahtzee's (2,1) takes seconds); else why not, as "is not in the
+    cache" or "cannot be read from the cache (why)". The checksum is checked when it is read."""
+    if any(key[:3] == (rules, open_mover, open_waiter) and key[3] == str(cache_dir()) for key in _KEPT):
+        return ""
+    space = StateSpace(rules)
+    path = cache_path(rules, layer_kind(open_mover, open_waiter))
+    try:
+        fields = read_header(path, rules, FORMAT, layout_digest(space))
+        stored = tuple(int(k) for k in np.asarray(fields.get("layer", ())).ravel())
+        if stored != (open_mover, open_waiter):
+            raise CacheError(f"it holds layer {stored or 'unnamed'}")
+        if fields["shape"] != (layer_values(rules, open_mover, open_waiter),):
+            raise CacheError(f"it holds {fields['shape']} numbers, not {layer_values(rules, open_mover, open_waiter)}")
+    except FileNotFoundError:
+        return "is not in the cache"
+    except Exception as err:      # as `engine.cache.cached`: whatever does not read is damage
+        return f"cannot be read from the cache ({str(err).replace(str(path), 'its file')[:120]})"
+    return ""
 
 
 def _stored_only(rules: Rules, space: StateSpace, open_mover: int, open_waiter: int) -> EndgameLayer:

@@ -131,7 +131,8 @@ class Versus(AdviceObjective):
 
     @staticmethod
     def _stored(rules: Rules, open_mover: int, open_waiter: int) -> bool:
-        """Whether layer (open_mover, open_waiter) is in the cache (built by `versus endgame --open`)."""
+        """Whether layer (open_mover, open_waiter) is in the cache (built by `versus endgame --open`);
+        a damaged one is then refused by `endgame.endgame_layer`, saying so, never approximated."""
         from ..engine.cache import cache_path
         from .endgame import layer_kind
         return cache_path(rules, layer_kind(open_mover, open_waiter)).exists()
@@ -180,14 +181,15 @@ class Versus(AdviceObjective):
             return
         what, seconds = self.work(position.rules, position)
         if seconds > READY_SECONDS:
-            raise ValueError(f"versus: {what} is not built yet: run `yatzy versus endgame --rules "
+            state = "damaged" if "cannot be read" in what else "not built yet"
+            raise ValueError(f"versus: {what} is {state}: run `yatzy versus endgame --rules "
                              f"{position.rules.name}` once (about {max(1, round(seconds / 60))} min), "
                              "or fill more boxes")
 
     def work(self, rules, position=None, use_cache=True, forward=False):
-        """The layer to build when it is not cached and not small (yahtzee's (2, 1): about 2 min)."""
-        from ..engine.cache import cache_path
-        from .endgame import layer_kind, layer_values, RATE_SECONDS
+        """The layer to build when it is not cached and whole (`endgame.layer_fault`: a damaged
+        file is built again) and not small (yahtzee's (2, 1): about 2 min)."""
+        from .endgame import layer_fault, layer_values, RATE_SECONDS
         if position is None:
             return "", 0.0
         approximated = self._approximated(position, lambda a: a.work(rules, position, use_cache, forward), use_cache)
@@ -197,8 +199,10 @@ class Versus(AdviceObjective):
         if mine == 1 and theirs == 0 or not use_cache:
             return "", 0.0
         layer = (theirs, mine - 1)
-        if cache_path(rules, layer_kind(*layer)).exists():
+        fault = layer_fault(rules, *layer)
+        if not fault:
             return "", 0.0
         values = layer_values(rules, *layer)
-        return f"the endgame table ({layer[0]},{layer[1]}) of {rules.name} ({values:.3g} values, then cached)", \
+        damage = "" if fault == "is not in the cache" else f"its file {fault}; "
+        return f"the endgame table ({layer[0]},{layer[1]}) of {rules.name} ({damage}{values:.3g} values, then cached)", \
             values * RATE_SECONDS

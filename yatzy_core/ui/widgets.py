@@ -26,7 +26,7 @@ from contextlib import contextmanager
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
-from traitlets import Bool, Float, HasTraits, Instance, Int, List, Tuple, Unicode, observe
+from traitlets import Bool, Float, HasTraits, Instance, Int, List, TraitError, Tuple, Unicode, observe, validate
 
 from ..advice.advisor import advise
 from ..engine.position import Position, parse_dice
@@ -37,7 +37,7 @@ from .coach_outlook import Outlook
 from .dice_widget import DiceTable
 from .fitted_figure import fitted
 from ..objectives.registry import REGISTRY, slot_values, titles
-from .objective_inputs import menu, show_slots, slot_widget
+from .objective_inputs import menu, show_slots, slot_input, slot_widget
 from .play_for import mean_rows, objective_rows, policy_outlook, ranking_note, shown_total
 from .ranking_view import advice_table, bar_data, rows_bars, rows_table, value_heading  # noqa: F401 (two re-exported)
 from .scorecard import box_label
@@ -50,6 +50,20 @@ __all__ = ["Explorer", "advice_table", "bar_data", "rows_table", "rows_bars", "v
 
 INPUTS = ("rules", "dice", "rolls_left", "used", "upper_total", "yahtzee_bonus", "scored",
           "objective", "goal", "theta", "card", "lead")
+
+
+def _beyond_box(slot: str, value) -> str:
+    """Why a whole number for a box slot ("goal", "lead") is not taken: past the box's range
+    (`slot_input`) the box would show its bound while the model used the number. '' otherwise
+    (a value of another type is traitlets' to refuse).
+
+    >>> _beyond_box("lead", 10**30), _beyond_box("lead", -7)
+    ('lead must be between -2000 and 2000, got 1000000000000000000000000000000', '')
+    """
+    spec = slot_input(slot)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and not spec.low <= value <= spec.high:
+        return f"{slot} must be between {spec.low:g} and {spec.high:g}, got {value}"
+    return ""
 
 
 class Explorer(HasTraits):
@@ -100,12 +114,15 @@ class Explorer(HasTraits):
                 del params["dice"]
         if isinstance(params.get("used"), str):
             params["used"] = tuple(n.strip() for n in params["used"].split(",") if n.strip())
+        refused = {slot: _beyond_box(slot, params.get(slot)) for slot in ("goal", "lead")}
+        for slot in [slot for slot, why in refused.items() if why]:
+            del params[slot]                  # said, and the value before kept: box and attribute agree
         if "rules" in params and params["rules"] != self.rules:
             self._fit_to_rules(params)
         with self._hold():
             for name, value in params.items():
                 setattr(self, name, tuple(value) if name in ("dice", "used") else value)
-        self._refresh(error)
+        self._refresh(error, "; ".join(why for why in refused.values() if why))
         return self
 
     def _fit_to_rules(self, params: dict) -> None:
@@ -130,12 +147,22 @@ class Explorer(HasTraits):
         finally:
             self._holding = False
 
+    @validate("goal", "lead")
+    def _in_box(self, proposal):
+        """A goal or lead set as an attribute past its box: TraitError saying so (`update` says it as the message)."""
+        why = _beyond_box(proposal["trait"].name, proposal["value"])
+        if why:
+            raise TraitError(why)
+        return proposal["value"]
+
     @observe(*INPUTS)
     def _on_input(self, change):
         if not self._holding:
             self._refresh()
 
-    def _refresh(self, error: str = "") -> None:
+    def _refresh(self, error: str = "", refused: str = "") -> None:
+        """Position and rankings from the inputs; `error` makes the position impossible, `refused`
+        (an input not taken) is said before any other message."""
         try:
             if error:
                 raise ValueError(error)
@@ -154,6 +181,7 @@ class Explorer(HasTraits):
                 note = ranking_note(position, self.objective, self.scored, **values)
             except ValueError as err:    # shown; the best-average ranking stays on screen
                 message = f"{titles().get(self.objective, self.objective)}: {err}"
+        message = "; ".join(part for part in (refused, message) if part)
         self.position, self.advice, self.choices, self.rows, self.message, self.note = (
             position, advice, choices, rows, message, note)
         self._render()

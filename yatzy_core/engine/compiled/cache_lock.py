@@ -15,12 +15,15 @@ a FIFO (opened without following or waiting; anything but a plain file is not us
 once), a lock another process keeps (a stopped one) is waited for LOCK_WAIT_SECONDS at most, said
 on stderr after NOTICE_SECONDS (which file, which process holds it, Ctrl-C to stop), then
 warned once, and numba goes on without it, and a save that fails (a full disk) is warned
-and dropped: the kernel runs, and is compiled again next time.
+and dropped: the kernel runs, and is compiled again next time. The same lock, waited for as long
+as its holder lives, keeps two processes from building one cached table at once (`build_lock`,
+used by `engine.cache.cached`).
 """
 from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 import stat
 import sys
@@ -84,13 +87,33 @@ def _open_lock_file(path: str):
     return None
 
 
-def _take_lock(fd: int, path: str, exclusive: bool) -> bool:
-    """Whether the lock was had: asked without blocking, again every POLL_SECONDS up to
-    LOCK_WAIT_SECONDS (once warned about, `path` is not waited for again). A wait longer than
-    NOTICE_SECONDS is said at once on stderr: which file, who holds it, how long it waits."""
+@contextlib.contextmanager
+def build_lock(path: str, line):
+    """Hold an exclusive lock on the file `path` (made if missing) while a result is built, so a
+    second process building the same one waits, then reads the first's file. It waits as long as
+    the holder lives (the lock goes with its process, however that ends); `line(fd, path)` is said
+    on stderr once the wait passes NOTICE_SECONDS. Where the lock cannot be had (no `fcntl`, a
+    read-only folder, a file system without locks), the build goes on without it."""
+    fd = _open_lock_file(path) if fcntl is not None else None
+    if fd is None:
+        yield
+        return
+    try:
+        _take_lock(fd, path, True, math.inf, line)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _take_lock(fd: int, path: str, exclusive: bool, wait: float | None = None, line=None) -> bool:
+    """Whether the lock was had: asked without blocking, again every POLL_SECONDS up to `wait`
+    seconds (LOCK_WAIT_SECONDS; once warned about, `path` is not waited for again). A wait longer
+    than NOTICE_SECONDS is said at once on stderr: `line(fd, path)`, by default which file, who
+    holds it, how long it waits."""
     how = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
+    wait = LOCK_WAIT_SECONDS if wait is None else wait
     began = time.monotonic()
-    deadline = began + (0 if path in _warned else LOCK_WAIT_SECONDS)
+    deadline = began + (0 if path in _warned else wait)
     told = False
     while True:
         try:
@@ -102,14 +125,14 @@ def _take_lock(fd: int, path: str, exclusive: bool) -> bool:
                 break
             if not told and now - began >= NOTICE_SECONDS:
                 told = True
-                sys.stderr.write(waiting_line(fd, path) + "\n")
+                sys.stderr.write((line or waiting_line)(fd, path) + "\n")
                 sys.stderr.flush()
             time.sleep(POLL_SECONDS)
         except OSError:      # the file system refuses locks
             return False
     if path not in _warned:
         _warned.add(path)
-        _warn(f"{path} is held by another process for over {LOCK_WAIT_SECONDS:g} s "
+        _warn(f"{path} is held by another process for over {wait:g} s "
               "(a stopped one?): going on without the lock")
     return False
 
