@@ -281,3 +281,13 @@ def test_endgame_tables_not_saved_are_said_and_the_status_is_1(tiny_file, monkey
                         r"advice will build it again", out.splitlines()[1])
     assert "No space left on device" in err and "not cached" in err
     endgame._KEPT.clear()
+    damaged = cache_path(loads(TINY_TEXT), endgame.layer_kind(1, 0))   # a damaged file, then a full disk: the
+    damaged.parent.mkdir(parents=True, exist_ok=True)                  # failed write leaves it in place
+    damaged.write_bytes(b"junk")
+    status, out, err = call("versus", "endgame", "--rules-file", str(tiny_file), "--open", "1")
+    assert status == 1                                # before: 0, "all in the cache", "kept from the cache"
+    assert out.splitlines()[0].endswith("1 layers, 14 values (0.00 GB float64), roughly 0.0 min on 2 cores")
+    assert re.fullmatch(r"layer \(1,0\): 14 values, built in [0-9.]+ s; NOT saved \(the warning above says why\): "
+                        r"advice will build it again", out.splitlines()[1])
+    assert "unreadable file" in err and "No space left on device" in err and damaged.read_bytes() == b"junk"
+    endgame._KEPT.clear()

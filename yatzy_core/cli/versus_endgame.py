@@ -51,7 +51,7 @@ def add_endgame_parsers(sub) -> None:
 def run_endgame(args) -> int:
     from ..engine.cache import cache_path
     from ..game.rules import get_rules
-    from ..objectives.endgame import RATE_SECONDS, layer_kind, endgame_layer, layer_values, layers_for
+    from ..objectives.endgame import RATE_SECONDS, endgame_layer, layer_fault, layer_kind, layer_values, layers_for
     from ..objectives.versus_plan import machine_memory
     rules = get_rules(args.rules)
     if rules.saved_rolls:
@@ -66,7 +66,7 @@ def run_endgame(args) -> int:
         raise ValueError(f"argument --open: {args.open} open boxes needs {largest / 1e9:,.1f} GB for a layer and "
                          f"the one it reads (float64), more than the {memory / 1e9:,.1f} GB free here")
     total = sum(sizes.values())
-    missing = sum(sizes[(m, w)] for m, w in layers if not cache_path(rules, layer_kind(m, w)).exists())
+    missing = sum(sizes[(m, w)] for m, w in layers if layer_fault(rules, m, w))   # absent or damaged: built
     if not args.json:
         build = f"roughly {missing * RATE_SECONDS / 60:.1f} min on 2 cores" if missing else "all in the cache"
         print(f"{rules.name}: endgame tables, both players with at most {args.open} boxes open: {len(layers)} "
@@ -76,9 +76,9 @@ def run_endgame(args) -> int:
         path = cache_path(rules, layer_kind(m, w))
         before = path.stat().st_mtime_ns if path.exists() else None
         layer = endgame_layer(rules, m, w, progress=not args.json, build=True)
-        was = layer.from_file or (   # not rebuilt: read (another process's build waited for too), or the same file
-            before is not None and path.exists() and path.stat().st_mtime_ns == before)
-        saved = path.exists()      # not when the cache could not be written (a full disk: warned above)
+        saved = layer.saved and path.exists()     # read from it or written: not a failed write (a full disk,
+        was = layer.from_file or (                # warned above) that left an old, damaged file in place
+            saved and before is not None and path.stat().st_mtime_ns == before)   # not rebuilt: read, or kept
         figures.append({"layer": [m, w], "values": int(layer.values.size), "seconds": round(layer.seconds, 2),
                         "kept": was, "saved": saved, "file": str(path), "file_bytes": path.stat().st_size if saved else None})
         if not args.json:

@@ -27,7 +27,7 @@ stored in the cache; a position of layer (k, k) is worked on demand from layer (
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 import numpy as np
 
 from ..engine.cache import (CacheError, cache_dir, cache_path, cached_for, layout_digest, read_header,
@@ -96,6 +96,7 @@ class EndgameLayer:
     values: np.ndarray         # float64, flat
     seconds: float = 0.0       # the build's (read from the file with the values)
     from_file: bool = False    # read from the cache (kept, or another process's build waited for), not built here
+    saved: bool = False        # its values are in the cache file: read from it, or written there by its build
 
     def value(self, i: int, j: int, lead: int) -> float:
         """W of mover card i, waiter card j (indices into movers, waiters), lead `lead`."""
@@ -181,7 +182,7 @@ def _read(space: StateSpace, open_mover: int, open_waiter: int):
         if fields["numbers"].shape != (size,):
             raise CacheError(f"{path} is damaged (holds {fields['numbers'].shape} numbers, not {size})")
         return EndgameLayer(open_mover, open_waiter, movers, waiters, gm, gw, start, fields["numbers"],
-                            float(fields["seconds"]), from_file=True)
+                            float(fields["seconds"]), from_file=True, saved=True)
     return read
 
 
@@ -216,8 +217,15 @@ def _layer(rules: Rules, open_mover: int, open_waiter: int, use_cache: bool, pro
         nxt = None if last else _layer(rules, open_waiter, open_mover - 1, use_cache, progress)
         return _build(space, open_mover, open_waiter, nxt, progress)
     if build:
+        written = []           # what happened, not the file's look: a failed write leaves an old file there
+
+        def write(layer, path):
+            _write(space)(layer, path)
+            written.append(path)
         layer = cached_for(rules, layer_kind(open_mover, open_waiter), _read(space, open_mover, open_waiter), make,
-                           _write(space), use_cache, lock=True)   # two processes building it: one builds
+                           write, use_cache, lock=True)   # two processes building it: one builds
+        if written:
+            layer = replace(layer, saved=True)
     else:
         layer = _stored_only(rules, space, open_mover, open_waiter)
     while len(_KEPT) >= KEEP:
