@@ -46,6 +46,33 @@ def test_an_unreadable_store_url_is_one_line_naming_store_before_any_cluster(tin
     assert (status, out) == (2, "") and err.startswith(f"yatzy: error: {says}") and err.count("\n") == 1
 
 
+def test_a_value_error_of_the_pass_is_not_said_as_a_store_fault(tiny_file, tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from yatzy_core.objectives import versus_dask
+
+    def guard(*args, **kwargs):
+        raise ValueError("layer (1, 1): W above 1 at card 3")      # a wrong-answer guard inside the pass
+    monkeypatch.setattr(versus_dask, "local_client", lambda workers: None)   # no cluster: the pass is `guard`
+    monkeypatch.setattr(versus_dask, "close_client", lambda client: None)
+    monkeypatch.setattr(versus_dask, "solve_versus_dask", guard)
+    status, out, err = call("versus", "solve", "--rules-file", str(tiny_file), "--store", str(tmp_path / "s.zarr"))
+    assert (status, out) == (2, "")      # before: "argument --store: cannot use '...s.zarr' (layer (1, 1): ...)"
+    assert err == "yatzy: error: layer (1, 1): W above 1 at card 3\n"
+
+
+def test_another_rule_sets_store_is_named_before_any_cluster(tiny_file, tmp_path, monkeypatch):
+    zarr = pytest.importorskip("zarr")
+    pytest.importorskip("distributed")
+    from yatzy_core.objectives import versus_dask
+    store = tmp_path / "other.zarr"
+    zarr.open_group(str(store), mode="a").attrs.update(rules="0" * 16, name="yatzy")
+    monkeypatch.setattr(versus_dask, "local_client", lambda workers: pytest.fail("a cluster started"))
+    status, out, err = call("versus", "solve", "--rules-file", str(tiny_file), "--store", str(store))
+    assert (status, out) == (2, "")
+    assert err == (f"yatzy: error: argument --store: cannot use {str(store)!r} (it holds another rule set's "
+                   "layers ('yatzy'))\n")
+
+
 def test_a_scheduler_address_without_a_port_names_scheduler(tiny_file):
     pytest.importorskip("distributed")
     status, out, err = call("versus", "solve", "--rules-file", str(tiny_file), "--scheduler", "notaurl")

@@ -92,7 +92,7 @@ def _solve_on_dask(rules, args) -> int:
                          f"'yatzy-core[cluster]'): {err}") from None
     from ..engine.cache import cache_dir, safe_name
     store = args.store or str(cache_dir() / "versus" / f"{safe_name(rules.name)}.zarr")
-    _check_store(store)          # before a cluster starts: a URL no installed filesystem reads
+    _check_store(store, rules)   # before a cluster starts: a URL no filesystem reads, another game's layers
     if args.scheduler:
         from distributed import Client
         try:
@@ -101,10 +101,9 @@ def _solve_on_dask(rules, args) -> int:
             raise ValueError(f"argument --scheduler: cannot connect to {args.scheduler!r} ({err})") from None
     else:
         client = local_client(args.workers or 2)
-    try:
+    try:            # the pass's own ValueErrors (a task's guard) go through as they are: not the store's
         run = solve_versus_dask(rules, store, client=client, progress=not args.json, split=not args.value_only)
-    except (OSError, ImportError, ValueError) as err:   # an unusable store: a file in its place, no room or
-        # permission, s3:// without s3fs, an unknown protocol, a damaged zarr.json, another rule set's layers
+    except OSError as err:     # the store's place failing midway: no room or permission
         raise ValueError(f"argument --store: cannot use {store!r} ({err})") from None
     finally:
         close_client(client)
@@ -122,13 +121,21 @@ def _solve_on_dask(rules, args) -> int:
     return 0
 
 
-def _check_store(store: str) -> None:
-    """ValueError naming --store when no installed filesystem reads `store` (an unknown protocol,
-    s3:// without s3fs), said at once rather than after a cluster has started."""
+def _check_store(store: str, rules) -> None:
+    """ValueError naming --store when `store` cannot be used (no installed filesystem reads it: an
+    unknown protocol, s3:// without s3fs; a file in its place, no permission, a damaged zarr.json;
+    another rule set's layers), said at once rather than after a cluster has started, and apart
+    from the pass: a ValueError of the pass itself is not the store's."""
     from fsspec.core import url_to_fs
     try:
         url_to_fs(store)
-    except (ImportError, ValueError) as err:
+        import zarr
+        from ..engine.cache import rules_fingerprint
+        root = zarr.open_group(store, mode="a")          # as `solve_versus_dask` opens it
+        held = root.attrs.get("rules", rules_fingerprint(rules))
+        if held != rules_fingerprint(rules):
+            raise ValueError(f"it holds another rule set's layers ({root.attrs.get('name')!r})")
+    except (OSError, ImportError, ValueError) as err:
         raise ValueError(f"argument --store: cannot use {store!r} ({err})") from None
 
 
