@@ -10,7 +10,7 @@ state, so any blocks and any number of workers give the same bits as `versus_lay
 
 With `split` (the default) each task also works its block's chance of a tie along W's choices
 under the package's tie rule (`versus_compiled.layer_ties`, compiled: equal to the numpy path's
-`two_player._turn` to 1e-15), stored beside W as layer T_ka_kb: the first player's wins, ties
+`two_player._turn` to 1e-12), stored beside W as layer T_ka_kb: the first player's wins, ties
 and losses, as `solve_versus` gives them. split=False gives the value alone.
 
 A layer is marked complete in the store's attributes once every block is written: a run stopped

@@ -9,7 +9,7 @@ preference order decides a tie on W), and T carried beside it, as the beat polic
 (`policy_ties`); the rerolls here have no tie-break value to average or walk (`_reroll_both`). A lead lane i
 (lead i - reach) that scores p points reads the next card's lane i + p; past the last lane the
 lead is beyond what the waiter can make up: W 1, T 0. The numpy path (`two_player._turn`) is
-the reference; tests/test_versus_ties.py compares them.
+the reference; tests/test_versus_compiled.py compares them.
 """
 from __future__ import annotations
 
