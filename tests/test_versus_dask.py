@@ -201,3 +201,11 @@ def test_a_chunk_lost_while_a_run_reads_it_is_an_error_not_a_value(client, tmp_p
     os.remove(os.path.join(store, "W_1_2", "c", "0", "0", "0"))     # the layer (1,1)'s tasks read
     with pytest.raises(ValueError, match="layer W_1_2 lost a chunk"):
         _task(GAME, store, 1, 1, (0, 2), (0, 2), True)
+
+
+def test_a_layer_marked_complete_without_digests_is_computed_again(client, tmp_path):
+    store = str(tmp_path / "layers.zarr")
+    fresh = solve_versus_dask(GAME, store, client=client, block=2)
+    del zarr.open_array(store, path="T_0_1", mode="r+").attrs["digests"]
+    run = _solve_quietly_then_damaged(client, store, "layer 0,1 is marked complete but its block digests")
+    assert (run.layers_done, run.layers_kept, run.first, run.tie) == (2, 4, fresh.first, fresh.tie)

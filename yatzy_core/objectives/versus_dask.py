@@ -57,7 +57,7 @@ class DaskRun:
     first: float
     store: str
     layers_done: int          # layers computed by this run (the rest were in the store)
-    layers_kept: int          # layers found complete in the store
+    layers_kept: int          # layers found complete in the store, every block read back to its digest
     dashboard: str | None     # Dask's dashboard (None: bokeh is not installed)
     first_wins: float | None = None    # the split under the package's tie rule (None: split=False)
     tie: float | None = None
@@ -182,7 +182,11 @@ def _recorded(root, names: list[str], split: bool) -> dict[str, dict[str, str]] 
     if split and not root[names[0]].attrs.get("split"):
         return None
     recorded = {name: root[name].attrs.get("digests") if name in root else None for name in names}
-    return recorded if all(isinstance(d, dict) and d for d in recorded.values()) else None
+    if all(isinstance(d, dict) and d for d in recorded.values()):
+        return recorded
+    warnings.warn(f"layer {names[0][2:].replace('_', ',')} is marked complete but its block digests are "
+                  "missing: computed again", CacheWarning, stacklevel=3)
+    return None
 
 
 def _damaged_blocks(client, store: str, root, recorded: dict[str, dict[str, str]], shape) -> int:
@@ -202,11 +206,12 @@ def _damaged_blocks(client, store: str, root, recorded: dict[str, dict[str, str]
     return sum(got != want for got, want in zip(client.gather(checks), expected))
 
 
-def _compute_layer(client, rules: Rules, store: str, root, ka: int, kb: int, names: list[str], shape,
+def _compute_layer(client, rules: Rules, store: str, root, level: tuple[int, int], shape,
                    sizes: tuple[int, int], split: bool, progress: bool) -> dict[str, dict[str, str]]:
-    """Every block of layer (ka, kb) as a task on `client`, into new arrays (NaN where no task
-    wrote: a missing chunk never reads as a value). Returns the blocks' digests by array name."""
-    size_m, size_j = sizes
+    """Every block of layer `level` (ka, kb) as a task on `client`, into new arrays (NaN where no
+    task wrote: a missing chunk never reads as a value). Returns the blocks' digests by array name."""
+    (ka, kb), (size_m, size_j) = level, sizes
+    names = [layer_name(ka, kb, what) for what in (("W", "T") if split else ("W",))]
     for name in names:
         root.create_array(name, shape=shape, chunks=(size_m, size_j, shape[2]), dtype="f8",
                           fill_value=np.nan, overwrite=True)
@@ -264,8 +269,8 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
                 warnings.warn(f"store {store}: layer {ka},{kb} has {damaged} missing or damaged block(s): "
                               "computed again", CacheWarning, stacklevel=2)
             size_m, size_j = (block, block) if block else block_shape(*shape, workers=_workers(client))
-            digests = _compute_layer(client, rules, store, root, ka, kb, names, shape, (size_m, size_j),
-                                     split, progress)
+            digests = _compute_layer(client, rules, store, root, (ka, kb), shape, (size_m, size_j), split,
+                                     progress)
             for name in reversed(names):          # W last: its "complete" covers T's digests too
                 root[name].attrs.update(digests=digests[name], **({"complete": True, "split": split}
                                                                    if name[0] == "W" else {}))
