@@ -18,9 +18,9 @@ of each block's values (kept in the store, so it holds on any fsspec URL): a run
 `engine.chunked.request_stop`, a crash) and started again with the same store skips the finished
 layers whose every block reads back to its digest and redoes the rest. Zarr reads a missing chunk
 as the fill value, here NaN, never a number: a deleted or altered chunk makes its layer be computed
-again (one CacheWarning), and the layers computed from it too unless it comes back bit for bit. The store's attributes hold the rules' fingerprint (another
-rule set's store is refused) and the value code's key (`engine.code_key`): a store of other code
-has every layer computed again.
+again (one CacheWarning), and the layers computed from it too unless it comes back bit for bit.
+The store's attributes hold the rules' fingerprint (another rule set's store is refused) and the
+value code's key (`engine.code_key`): a store of other code has every layer computed again.
 """
 from __future__ import annotations
 
@@ -120,7 +120,8 @@ def block_digest(values: np.ndarray) -> str:
     """The digest of a block's values (float64, little-endian, C order): what a chunk must read
     back to, whatever codec wrote it. NaN (a missing chunk's fill) never matches numbers.
 
-    >>> block_digest(np.zeros(2)) == block_digest(np.array([0.0, 0.0])), block_digest(np.zeros(2)) == block_digest(np.ones(2))
+    >>> zeros = block_digest(np.zeros(2))
+    >>> zeros == block_digest(np.array([0.0, 0.0])), zeros == block_digest(np.array([0.0, np.nan]))
     (True, False)
     """
     data = np.ascontiguousarray(values, dtype="<f8")
