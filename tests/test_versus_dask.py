@@ -197,10 +197,16 @@ def test_a_chunk_lost_while_a_run_reads_it_is_an_error_not_a_value(client, tmp_p
     import os
     from yatzy_core.objectives.versus_dask import _task
     store = str(tmp_path / "layers.zarr")
-    solve_versus_dask(GAME, store, client=client, block=2)
+    run = solve_versus_dask(GAME, store, client=client, block=2)
     os.remove(os.path.join(store, "W_1_2", "c", "0", "0", "0"))     # the layer (1,1)'s tasks read
     with pytest.raises(ValueError, match="layer W_1_2 lost a chunk"):
         _task(GAME, store, 1, 1, (0, 2), (0, 2), True)
+    from yatzy_core.objectives.versus_dask import _start_value
+    reach = zarr.open_array(store, path="T_0_0", mode="r").shape[2] // 2     # the lane of lead 0
+    assert _start_value(store, "T_0_0", reach) == run.tie
+    os.remove(os.path.join(store, "T_0_0", "c", "0", "0", "0"))   # the start's, after its layer was done
+    with pytest.raises(ValueError, match="layer T_0_0 lost a chunk"):
+        _start_value(store, "T_0_0", reach)
 
 
 def test_a_layer_marked_complete_without_digests_is_computed_again(client, tmp_path):

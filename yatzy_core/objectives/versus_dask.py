@@ -277,15 +277,25 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
                                                                    if name[0] == "W" else {}))
             stale = stale or digests != recorded
             done += 1
-        first = float(zarr.open_array(store, path=layer_name(0, 0), mode="r")[0, 0, lanes.reach])   # verified
+        first = _start_value(store, layer_name(0, 0), lanes.reach)
         if not split:
             return DaskRun(rules, first, str(store), done, kept, dashboard)
-        tie = float(zarr.open_array(store, path=layer_name(0, 0, "T"), mode="r")[0, 0, lanes.reach])
+        tie = _start_value(store, layer_name(0, 0, "T"), lanes.reach)
         wins = first - tie / 2
         return DaskRun(rules, first, str(store), done, kept, dashboard, wins, tie, 1.0 - wins - tie)
     finally:
         if own:
             close_client(client)
+
+
+def _start_value(store: str, name: str, reach: int) -> float:
+    """The start's entry of layer `name` (checked or written by this run), a number: NaN would
+    be a chunk lost since then."""
+    import zarr
+    value = float(zarr.open_array(store, path=name, mode="r")[0, 0, reach])
+    if math.isnan(value):
+        raise ValueError(f"store {store!r}: layer {name} lost a chunk during the run; run again to redo it")
+    return value
 
 
 def _workers(client) -> int:
