@@ -13,8 +13,9 @@ under the package's tie rule (`versus_compiled.layer_ties`, compiled: equal to t
 `two_player._turn` to 1e-15), stored beside W as layer T_ka_kb: the first player's wins, ties
 and losses, as `solve_versus` gives them. split=False gives the value alone.
 
-A layer is marked complete in the store's attributes once every block is written, with a digest
-of each block's values (kept in the store, so it holds on any fsspec URL): a run stopped (Ctrl-C,
+A layer is marked complete in the store's attributes once every block is written and a digest of
+each block's values is kept in the store's array digests/<layer> (in the store, so it holds on any
+fsspec URL; an array, as the layer's attributes are read by every task): a run stopped (Ctrl-C,
 `engine.chunked.request_stop`, a crash) and started again with the same store skips the finished
 layers whose every block reads back to its digest and redoes the rest. Zarr reads a missing chunk
 as the fill value, here NaN, never a number: a deleted or altered chunk makes its layer be computed
@@ -45,6 +46,7 @@ from .versus_compiled import layer_ties, layer_turns, versus_split
 
 __all__ = ["DaskRun", "solve_versus_dask", "layer_name", "dashboard_of"]
 
+DIGEST_BYTES = 16      # blake2b's digest of a block, kept in the store's array digests/<layer>
 CHUNK_BYTES = 16e6     # a chunk of W at most about this size (a task's write), float64
 TASKS_PER_WORKER = 4   # a layer cut into at least this many tasks per worker where it has the waiters
 
@@ -83,7 +85,7 @@ def _game(rules: Rules):
 
 
 def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], waiters: tuple[int, int],
-          split: bool = False) -> dict[str, str]:
+          split: bool = False) -> dict[str, bytes]:
     """Work the block (movers M, waiters J) of layer (ka, kb): read the next layer's rows J,
     write this layer's chunk (M, J), with `split` its tie chances too. Returns the digest of each
     array's block written, by array name."""
@@ -121,18 +123,14 @@ def block_digest(values: np.ndarray) -> str:
     back to, whatever codec wrote it. NaN (a missing chunk's fill) never matches numbers.
 
     >>> zeros = block_digest(np.zeros(2))
-    >>> zeros == block_digest(np.array([0.0, 0.0])), zeros == block_digest(np.array([0.0, np.nan]))
-    (True, False)
+    >>> len(zeros), zeros == block_digest(np.array([0.0, 0.0])), zeros == block_digest(np.array([0.0, np.nan]))
+    (16, True, False)
     """
     data = np.ascontiguousarray(values, dtype="<f8")
-    return hashlib.blake2b(data.tobytes(), digest_size=16).hexdigest()
+    return hashlib.blake2b(data.tobytes(), digest_size=DIGEST_BYTES).digest()
 
 
-def _block_key(movers: tuple[int, int], waiters: tuple[int, int]) -> str:
-    return f"{movers[0]},{waiters[0]}"
-
-
-def _read_digest(store: str, name: str, movers: tuple[int, int], waiters: tuple[int, int]) -> str | None:
+def _read_digest(store: str, name: str, movers: tuple[int, int], waiters: tuple[int, int]) -> bytes | None:
     """The digest of a stored block as it reads back; None when it cannot be read at all (a
     damaged chunk that its codec refuses: any error of the read counts as damage here)."""
     import zarr
@@ -175,48 +173,54 @@ def _forget_layers(root, n_boxes: int, say: str | None) -> None:
                 del root[name].attrs["complete"]
 
 
-def _recorded(root, names: list[str], split: bool) -> dict[str, dict[str, str]] | None:
-    """The block digests of a layer marked complete (by array name), None if it is not (or was
-    marked by code that kept no digests, or without the split that `split` asks for)."""
+def _recorded(root, names: list[str], split: bool) -> dict[str, np.ndarray] | None:
+    """The block digests of a layer marked complete (by array name: [mover block, waiter block,
+    byte]), None if it is not (or its digests are gone, or it lacks the split `split` asks for).
+    They live in arrays of their own, not in the layer's attributes: those are read by every task."""
     if names[0] not in root or not root[names[0]].attrs.get("complete"):
         return None
     if split and not root[names[0]].attrs.get("split"):
         return None
-    recorded = {name: root[name].attrs.get("digests") if name in root else None for name in names}
-    if all(isinstance(d, dict) and d for d in recorded.values()):
-        return recorded
-    warnings.warn(f"layer {names[0][2:].replace('_', ',')} is marked complete but its block digests are "
-                  "missing: computed again", CacheWarning, stacklevel=3)
-    return None
+    try:
+        return {name: root["digests"][name][:] for name in names}
+    except Exception:                     # gone or unreadable: any error of the read counts alike
+        warnings.warn(f"layer {names[0][2:].replace('_', ',')} is marked complete but its block digests are "
+                      "missing: computed again", CacheWarning, stacklevel=3)
+        return None
 
 
-def _damaged_blocks(client, store: str, root, recorded: dict[str, dict[str, str]], shape) -> int:
+def _grid(shape, sizes) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The blocks of a layer of `shape` cut into (movers, waiters) `sizes`, and each one's index
+    in the digest array, waiters' blocks outermost (the order tasks are submitted in)."""
+    blocks = [(m, j) for j in _blocks(shape[1], sizes[1]) for m in _blocks(shape[0], sizes[0])]
+    return blocks, [(m[0] // sizes[0], j[0] // sizes[1]) for m, j in blocks]
+
+
+def _damaged_blocks(client, store: str, root, recorded: dict[str, np.ndarray], shape) -> int:
     """How many blocks of a complete layer do not read back to their digests (all of them if the
-    arrays are not the layer's shape or a chunk has no digest), read on the workers."""
+    arrays are not the layer's shape or the digests not its blocks'), read on the workers."""
     checks, expected = [], []
     for name, digests in recorded.items():
         array = root[name]
-        if tuple(array.shape) != tuple(shape):
-            return len(digests)
-        size_m, size_j = array.chunks[:2]
-        blocks = [(m, j) for j in _blocks(shape[1], size_j) for m in _blocks(shape[0], size_m)]
-        if {_block_key(m, j) for m, j in blocks} != set(digests):
+        blocks, where = _grid(shape, array.chunks[:2])
+        if tuple(array.shape) != tuple(shape) or digests.shape != (*np.add(where[-1], 1), DIGEST_BYTES):
             return len(blocks)
         checks += [client.submit(_read_digest, store, name, m, j, pure=False) for m, j in blocks]
-        expected += [digests[_block_key(m, j)] for m, j in blocks]
+        expected += [digests[at].tobytes() for at in where]
     return sum(got != want for got, want in zip(client.gather(checks), expected))
 
 
 def _compute_layer(client, rules: Rules, store: str, root, level: tuple[int, int], shape,
                    sizes: tuple[int, int], split: bool, progress: bool) -> dict[str, dict[str, str]]:
     """Every block of layer `level` (ka, kb) as a task on `client`, into new arrays (NaN where no
-    task wrote: a missing chunk never reads as a value). Returns the blocks' digests by array name."""
+    task wrote: a missing chunk never reads as a value). Returns the blocks' digests by array name
+    (as `_recorded`)."""
     (ka, kb), (size_m, size_j) = level, sizes
     names = [layer_name(ka, kb, what) for what in (("W", "T") if split else ("W",))]
     for name in names:
         root.create_array(name, shape=shape, chunks=(size_m, size_j, shape[2]), dtype="f8",
                           fill_value=np.nan, overwrite=True)
-    blocks = [(m, j) for j in _blocks(shape[1], size_j) for m in _blocks(shape[0], size_m)]
+    blocks, where = _grid(shape, sizes)
     futures = [client.submit(_task, rules, store, ka, kb, m, j, split, pure=False) for m, j in blocks]
     bar = _bar(progress, f"layer {ka},{kb}", len(futures))
     results = []
@@ -228,7 +232,11 @@ def _compute_layer(client, rules: Rules, store: str, root, level: tuple[int, int
     finally:
         if bar is not None:
             bar.close()
-    return {name: {_block_key(m, j): written[name] for (m, j), written in zip(blocks, results)} for name in names}
+    digests = {name: np.zeros((*np.add(where[-1], 1), DIGEST_BYTES), np.uint8) for name in names}
+    for at, written in zip(where, results):
+        for name in names:
+            digests[name][at] = np.frombuffer(written[name], np.uint8)
+    return digests
 
 
 def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | None = None,
@@ -272,10 +280,12 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
             size_m, size_j = (block, block) if block else block_shape(*shape, workers=_workers(client))
             digests = _compute_layer(client, rules, store, root, (ka, kb), shape, (size_m, size_j), split,
                                      progress)
-            for name in reversed(names):          # W last: its "complete" covers T's digests too
-                root[name].attrs.update(digests=digests[name], **({"complete": True, "split": split}
-                                                                   if name[0] == "W" else {}))
-            stale = stale or digests != recorded
+            kept_digests = root.require_group("digests")
+            for name in names:
+                kept_digests.create_array(name, shape=digests[name].shape, dtype="u1", overwrite=True)[...] = \
+                    digests[name]
+            root[names[0]].attrs.update(complete=True, split=split)     # last: its digests are there
+            stale = stale or recorded is None or any(not np.array_equal(recorded[n], digests[n]) for n in names)
             done += 1
         first = _start_value(store, layer_name(0, 0), lanes.reach)
         if not split:
