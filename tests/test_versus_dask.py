@@ -135,3 +135,84 @@ def test_the_local_clusters_dashboard_link_is_given(client):
     from yatzy_core.objectives.versus_dask import dashboard_of
     link = dashboard_of(client)
     assert link.startswith("http://127.0.0.1:") and link.endswith("/status")
+
+
+def _layers(store):
+    group = zarr.open_group(store, mode="r")
+    return {name: group[name][:] for name in sorted(group.array_keys())}
+
+
+def _solve_quietly_then_damaged(client, store, expect_warning):
+    from yatzy_core.engine.cache import CacheWarning
+    if not expect_warning:
+        return solve_versus_dask(GAME, store, client=client, block=2)
+    with pytest.warns(CacheWarning, match=expect_warning) as said:
+        run = solve_versus_dask(GAME, store, client=client, block=2)
+    assert len([w for w in said if issubclass(w.category, CacheWarning)]) == 1    # one line
+    return run
+
+
+def test_deleted_and_altered_chunks_are_computed_again_bit_for_bit(client, tmp_path):
+    import os
+    store = str(tmp_path / "layers.zarr")
+    fresh = solve_versus_dask(GAME, store, client=client, block=2)
+    want = _layers(store)
+    result = (fresh.first, fresh.first_wins, fresh.tie, fresh.second_wins)
+    # the reported case: the start layer's first chunks deleted (Zarr read them as its fill, 0 before)
+    for name in ("W_0_0", "T_0_0"):
+        os.remove(os.path.join(store, name, "c", "0", "0", "0"))
+    run = _solve_quietly_then_damaged(client, store, "layer 0,0 has 2 missing or damaged")
+    assert (run.layers_done, run.layers_kept) == (1, 5)
+    assert (run.first, run.first_wins, run.tie, run.second_wins) == result
+    # a middle layer's chunk with a byte changed on disk: that layer again, the ones after kept
+    # (it comes back bit for bit, so what was computed from it stands)
+    chunk = os.path.join(store, "W_1_2", "c", "0", "0", "0")
+    data = bytearray(open(chunk, "rb").read())
+    data[len(data) // 2] ^= 0xFF
+    open(chunk, "wb").write(bytes(data))
+    run = _solve_quietly_then_damaged(client, store, "layer 1,2 has 1 missing or damaged")
+    assert (run.layers_done, run.layers_kept) == (1, 5)
+    # a value changed through Zarr (a well-formed chunk, other numbers)
+    zarr.open_array(store, path="T_1_1", mode="r+")[0, 0, 0] += 1e-9
+    run = _solve_quietly_then_damaged(client, store, "layer 1,1 has 1 missing or damaged")
+    assert (run.layers_done, run.layers_kept, run.first, run.tie) == (1, 5, fresh.first, fresh.tie)
+    got = _layers(store)
+    assert got.keys() == want.keys() and all(np.array_equal(got[n], want[n]) for n in want)
+    kept = _solve_quietly_then_damaged(client, store, None)
+    assert (kept.layers_done, kept.layers_kept) == (0, 6)
+    assert np.isnan(zarr.open_array(store, path=layer_name(0, 0), mode="r").fill_value)
+
+
+def test_a_layer_that_comes_back_with_other_bits_has_the_layers_after_it_computed_again(client, tmp_path):
+    store = str(tmp_path / "layers.zarr")
+    fresh = solve_versus_dask(GAME, store, client=client, block=2)
+    digests = zarr.open_array(store, path="digests/W_1_2", mode="r+")
+    digests[...] = 0                                         # as if other bits had been written then
+    run = _solve_quietly_then_damaged(client, store, "layer 1,2 has")
+    # the order is (2,3) (2,2) (1,2) (1,1) (0,1) (0,0): (1,2) and the three read after it
+    assert (run.layers_done, run.layers_kept, run.first, run.tie) == (4, 2, fresh.first, fresh.tie)
+
+
+def test_a_chunk_lost_while_a_run_reads_it_is_an_error_not_a_value(client, tmp_path):
+    import os
+    from yatzy_core.objectives.versus_dask import _task
+    store = str(tmp_path / "layers.zarr")
+    run = solve_versus_dask(GAME, store, client=client, block=2)
+    os.remove(os.path.join(store, "W_1_2", "c", "0", "0", "0"))     # the layer (1,1)'s tasks read
+    with pytest.raises(ValueError, match="layer W_1_2 lost a chunk"):
+        _task(GAME, store, 1, 1, (0, 2), (0, 2), True)
+    from yatzy_core.objectives.versus_dask import _start_value
+    reach = zarr.open_array(store, path="T_0_0", mode="r").shape[2] // 2     # the lane of lead 0
+    assert _start_value(store, "T_0_0", reach) == run.tie
+    os.remove(os.path.join(store, "T_0_0", "c", "0", "0", "0"))   # the start's, after its layer was done
+    with pytest.raises(ValueError, match="layer T_0_0 lost a chunk"):
+        _start_value(store, "T_0_0", reach)
+
+
+def test_a_layer_marked_complete_without_digests_is_computed_again(client, tmp_path):
+    store = str(tmp_path / "layers.zarr")
+    fresh = solve_versus_dask(GAME, store, client=client, block=2)
+    import shutil
+    shutil.rmtree(tmp_path / "layers.zarr" / "digests" / "T_0_1")
+    run = _solve_quietly_then_damaged(client, store, "layer 0,1 is marked complete but its block digests")
+    assert (run.layers_done, run.layers_kept, run.first, run.tie) == (2, 4, fresh.first, fresh.tie)

@@ -41,7 +41,7 @@ def add_versus_parser(subparsers) -> argparse.ArgumentParser:
                            "the cache folder's versus/<rules>.zarr); a rerun resumes its finished layers")
     dask.add_argument("--value-only", action="store_true",
                       help="the value W alone (the split into wins and ties works each turn's chance "
-                           "of a tie too, compiled: some 10x the time of the value alone, twice the store)")
+                           "of a tie too, compiled: some 15x the time of the value alone, twice the store)")
     solve.set_defaults(run=run_solve)
     plan = sub.add_parser("plan", help="values, bytes and core-hours of a rule set's two-player table")
     rules_argument(plan)

@@ -47,14 +47,18 @@ if TYPE_CHECKING:     # the kernels load on a first solve, not when `import yatz
     from ..engine.table_solver import Operator
 
 __all__ = ["OutscoreLanes", "OutscoreTable", "opponent_final", "beat_chances", "outscore_bands",
-           "outscore_operator", "outscore_table", "table_bytes", "Outscore", "TABLE_BUDGET", "MEASURED_LOSS",
-           "LANE_SECONDS", "READY_SECONDS"]
+           "outscore_operator", "outscore_table", "table_bytes", "table_budget", "Outscore", "TABLE_BUDGET",
+           "MEASURED_LOSS", "LANE_SECONDS", "OPPONENT_SECONDS", "FIXED_SECONDS", "READY_SECONDS"]
 
-TABLE_BUDGET = 8 * 1024 ** 3   # bytes a table may take (its bands in float64): a third of this 23 GB machine
-LANE_SECONDS = 4.0e-7          # wall seconds per stored lane on a quiet 2-core machine: 0.78 CPU-us measured
-                               # (yatzy's first turn, 3.6e8 lanes in 282 CPU-s; results/outscore_reach.json)
+TABLE_BUDGET = 8 * 1024 ** 3   # the most bytes a table may take (its bands in float64), and never more than
+                               # a third of the memory free where it runs (`table_budget`)
+LANE_SECONDS = 1.0e-6          # wall seconds per stored value: results/outscore_reach.json measured 1.0 us
+                               # (yahtzee, load 4) to 2.6 us (yatzy, load 10) on 2 shared cores, 0.67-0.78 CPU-us
+OPPONENT_SECONDS = 3.0e-6      # per state of the opponent's subgame, their max-mean distribution (yatzy's
+                               # 1.43e6 states in 2.7 s, yahtzee's 5.4e5 in 1.5 s at load 3)
+FIXED_SECONDS = 2.0            # layout and the turn: yahtzee-no-bonus, 6 used, 1.25e5 values in 2.4 s
 READY_SECONDS = 30.0           # the most a widget's click may wait for the table (else: refused, with the command)
-MEASURED_LOSS = ("on the 5-box games solved exactly, played as this advice plays it, it loses at most 0.0016 of "
+MEASURED_LOSS = ("on the 5-box games solved exactly it loses at most 0.0016 of "
                  "P(win) + 1/2 P(tie) against exact play (results/outscore_loss.json); on the full games it is "
                  "not measured")   # checked
                                                                    # against that file by the tests
@@ -204,10 +208,19 @@ def table_bytes(space: StateSpace, opponent_state: int, lead: int | None, within
     return table_layout(space, operator, list(space.backward(space.n_boxes, within)))[2] * 8
 
 
+def table_budget() -> int:
+    """The most bytes a table may take here: `TABLE_BUDGET`, or a third of the free memory (its
+    solve holds about as much again beside it) where that is less — a laptop refuses in one line
+    rather than swapping for minutes."""
+    from .versus_plan import machine_memory
+    return min(TABLE_BUDGET, machine_memory() // 3)
+
+
 def _within_budget(size: int) -> None:
-    if size > TABLE_BUDGET:
+    budget = table_budget()
+    if size > budget:
         raise ValueError(f"the outscore table here would take {size / 1e9:.1f} GB "
-                         f"(more than {TABLE_BUDGET / 1e9:.1f} here): fill more boxes first")
+                         f"(more than {budget / 1e9:.1f} here): fill more boxes first")
 
 
 @registered
@@ -269,15 +282,30 @@ class Outscore(AdviceObjective):
         space = StateSpace(position.rules)
         return self.lead < -int(most_gain(space, [position.state(space)])[0])
 
+    def sure_win(self, position) -> bool:
+        """Ahead by more than the most the opponent can still score: a sure win whatever is chosen
+        (no table either: every choice is worth 1 and the mean orders them)."""
+        from .targets import most_gain
+        space = StateSpace(position.rules)
+        return self.lead > int(most_gain(space, [self.opponent.state(space)])[0])
+
     def work(self, rules, position=None, use_cache=True, forward=False):
-        """The table's build when it takes more than a few seconds: its values and rough time."""
-        if position is None or self.hopeless(position):
+        """The table's build when it takes more than a few seconds: its values and rough time
+        (the opponent's distribution, then the table, at the loaded rate of the measurements)."""
+        if position is None or self.hopeless(position) or self.sure_win(position):
             return "", 0.0
         values = self.table_lanes(position)
-        if values * LANE_SECONDS < 5:
+        seconds = FIXED_SECONDS + self.opponent_states(position) * OPPONENT_SECONDS + values * LANE_SECONDS
+        if seconds < 5:
             return "", 0.0
         return (f"solving the outscore table of {rules.name} against this card ({values:.3g} values, "
-                f"{values * 8 / 1e9:.1f} GB; not cached)", values * LANE_SECONDS)
+                f"{values * 8 / 1e9:.1f} GB; not cached)", seconds)
+
+    def opponent_states(self, position) -> int:
+        """The states of the opponent's subgame: their distribution's forward pass visits them."""
+        space = StateSpace(position.rules)
+        mask = int(space.decode(np.array([self.opponent.state(space)]))[0][0])
+        return int(np.count_nonzero(space.reachable & ((space.decode(np.arange(space.size))[0] & mask) == mask)))
 
     def table_lanes(self, position) -> int:
         """The lanes the position's table stores (`table_bytes` / 8); ValueError above the budget."""
@@ -296,11 +324,12 @@ class Outscore(AdviceObjective):
                              "... --outscore CARD` or `yatzy versus advise` (with a progress bar), or fill more boxes")
 
     def turn(self, position, table=None, use_cache=True, mean=None):
-        if self.hopeless(position):
+        if self.hopeless(position) or self.sure_win(position):
             from .midgame import mean_turn
             space = StateSpace(position.rules)
             mean = mean_turn(space, position.state(space), use_cache) if mean is None else mean
-            return mean, lambda a: np.where(np.isfinite(a), 0.0, a)
+            certain = 0.0 if self.hopeless(position) else 1.0
+            return mean, lambda a: np.where(np.isfinite(a), certain, a)
         table = self.table(position, use_cache) if table is None else table
         lane, space = int(table.lane(self.decided_lead(position))), table.space
         final = box_values(space, table.values, np.array([position.state(space)]), self.lanes(table))

@@ -13,22 +13,28 @@ under the package's tie rule (`versus_compiled.layer_ties`, compiled: equal to t
 `two_player._turn` to 1e-12), stored beside W as layer T_ka_kb: the first player's wins, ties
 and losses, as `solve_versus` gives them. split=False gives the value alone.
 
-A layer is marked complete in the store's attributes once every block is written: a run stopped
-(Ctrl-C, `engine.chunked.request_stop`, a crash) and started again with the same store skips the
-finished layers and redoes the rest. The store's attributes hold the rules' fingerprint (another
-rule set's store is refused) and the value code's key (`engine.code_key`): a store of other code
-has every layer computed again.
+A layer is marked complete in the store's attributes once every block is written and a digest of
+each block's values is kept in the store's array digests/<layer> (in the store, so it holds on any
+fsspec URL; an array, as the layer's attributes are read by every task): a run stopped (Ctrl-C,
+`engine.chunked.request_stop`, a crash) and started again with the same store skips the finished
+layers whose every block reads back to its digest and redoes the rest. Zarr reads a missing chunk
+as the fill value, here NaN, never a number: a deleted or altered chunk makes its layer be computed
+again (one CacheWarning), and the layers computed from it too unless it comes back bit for bit.
+The store's attributes hold the rules' fingerprint (another rule set's store is refused) and the
+value code's key (`engine.code_key`): a store of other code has every layer computed again.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import os
+import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
-from ..engine.cache import rules_fingerprint
+from ..engine.cache import CacheWarning, rules_fingerprint
 from ..engine.code_key import code_key
 from ..engine.chunked import for_each_chunk
 from ..engine.compiled.layout import tables
@@ -40,6 +46,7 @@ from .versus_compiled import layer_ties, layer_turns, versus_split
 
 __all__ = ["DaskRun", "solve_versus_dask", "layer_name", "dashboard_of"]
 
+DIGEST_BYTES = 16      # blake2b's digest of a block, kept in the store's array digests/<layer>
 CHUNK_BYTES = 16e6     # a chunk of W at most about this size (a task's write), float64
 TASKS_PER_WORKER = 4   # a layer cut into at least this many tasks per worker where it has the waiters
 
@@ -52,7 +59,7 @@ class DaskRun:
     first: float
     store: str
     layers_done: int          # layers computed by this run (the rest were in the store)
-    layers_kept: int          # layers found complete in the store
+    layers_kept: int          # layers found complete in the store, every block read back to its digest
     dashboard: str | None     # Dask's dashboard (None: bokeh is not installed)
     first_wins: float | None = None    # the split under the package's tie rule (None: split=False)
     tie: float | None = None
@@ -78,9 +85,10 @@ def _game(rules: Rules):
 
 
 def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], waiters: tuple[int, int],
-          split: bool = False) -> int:
+          split: bool = False) -> dict[str, bytes]:
     """Work the block (movers M, waiters J) of layer (ka, kb): read the next layer's rows J,
-    write this layer's chunk (M, J), with `split` its tie chances too. Returns the values written."""
+    write this layer's chunk (M, J), with `split` its tie chances too. Returns the digest of each
+    array's block written, by array name."""
     import zarr
     space, settings, distinct, lanes = _game(rules)
     (m0, m1), (j0, j1) = movers, waiters
@@ -91,6 +99,9 @@ def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], w
     else:
         rows = zarr.open_array(store, path=layer_name(kb, ka + 1), mode="r")[j0:j1]
         tie_rows = zarr.open_array(store, path=layer_name(kb, ka + 1, "T"), mode="r")[j0:j1] if split else None
+        for name, read in ((layer_name(kb, ka + 1), rows), (layer_name(kb, ka + 1, "T"), tie_rows)):
+            if read is not None and not np.isfinite(read).all():    # NaN: a chunk gone since it was checked
+                raise ValueError(f"store {store!r}: layer {name} lost a chunk during the run; run again to redo it")
     ends, movers_here = space.layer(ka + 1), distinct[ka][m0:m1]
     for j in range(j1 - j0):
         later = np.ascontiguousarray(later_values(space, distinct, ka, kb, rows[j]))
@@ -100,9 +111,33 @@ def _task(rules: Rules, store: str, ka: int, kb: int, movers: tuple[int, int], w
             later_t = later_values(space, distinct, ka, kb, tie_rows[j], tie=True)
             ties[:, j] = layer_ties(space, settings, movers_here, ends, later, later_t, lanes, waiter_gain)
     zarr.open_array(store, path=layer_name(ka, kb), mode="r+")[m0:m1, j0:j1] = out
+    digests = {layer_name(ka, kb): block_digest(out)}
     if split:
         zarr.open_array(store, path=layer_name(ka, kb, "T"), mode="r+")[m0:m1, j0:j1] = ties
-    return out.size
+        digests[layer_name(ka, kb, "T")] = block_digest(ties)
+    return digests
+
+
+def block_digest(values: np.ndarray) -> str:
+    """The digest of a block's values (float64, little-endian, C order): what a chunk must read
+    back to, whatever codec wrote it. NaN (a missing chunk's fill) never matches numbers.
+
+    >>> zeros = block_digest(np.zeros(2))
+    >>> len(zeros), zeros == block_digest(np.array([0.0, 0.0])), zeros == block_digest(np.array([0.0, np.nan]))
+    (16, True, False)
+    """
+    data = np.ascontiguousarray(values, dtype="<f8")
+    return hashlib.blake2b(data.tobytes(), digest_size=DIGEST_BYTES).digest()
+
+
+def _read_digest(store: str, name: str, movers: tuple[int, int], waiters: tuple[int, int]) -> bytes | None:
+    """The digest of a stored block as it reads back; None when it cannot be read at all (a
+    damaged chunk that its codec refuses: any error of the read counts as damage here)."""
+    import zarr
+    try:
+        return block_digest(zarr.open_array(store, path=name, mode="r")[movers[0]:movers[1], waiters[0]:waiters[1]])
+    except Exception:
+        return None
 
 
 def _blocks(n: int, size: int) -> list[tuple[int, int]]:
@@ -138,6 +173,72 @@ def _forget_layers(root, n_boxes: int, say: str | None) -> None:
                 del root[name].attrs["complete"]
 
 
+def _recorded(root, names: list[str], split: bool) -> dict[str, np.ndarray] | None:
+    """The block digests of a layer marked complete (by array name: [mover block, waiter block,
+    byte]), None if it is not (or its digests are gone, or it lacks the split `split` asks for).
+    They live in arrays of their own, not in the layer's attributes: those are read by every task."""
+    if names[0] not in root or not root[names[0]].attrs.get("complete"):
+        return None
+    if split and not root[names[0]].attrs.get("split"):
+        return None
+    try:
+        return {name: root["digests"][name][:] for name in names}
+    except Exception:                     # gone or unreadable: any error of the read counts alike
+        warnings.warn(f"layer {names[0][2:].replace('_', ',')} is marked complete but its block digests are "
+                      "missing: computed again", CacheWarning, stacklevel=3)
+        return None
+
+
+def _grid(shape, sizes) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The blocks of a layer of `shape` cut into (movers, waiters) `sizes`, and each one's index
+    in the digest array, waiters' blocks outermost (the order tasks are submitted in)."""
+    blocks = [(m, j) for j in _blocks(shape[1], sizes[1]) for m in _blocks(shape[0], sizes[0])]
+    return blocks, [(m[0] // sizes[0], j[0] // sizes[1]) for m, j in blocks]
+
+
+def _damaged_blocks(client, store: str, root, recorded: dict[str, np.ndarray], shape) -> int:
+    """How many blocks of a complete layer do not read back to their digests (all of them if the
+    arrays are not the layer's shape or the digests not its blocks'), read on the workers."""
+    checks, expected = [], []
+    for name, digests in recorded.items():
+        array = root[name]
+        blocks, where = _grid(shape, array.chunks[:2])
+        if tuple(array.shape) != tuple(shape) or digests.shape != (*np.add(where[-1], 1), DIGEST_BYTES):
+            return len(blocks)
+        checks += [client.submit(_read_digest, store, name, m, j, pure=False) for m, j in blocks]
+        expected += [digests[at].tobytes() for at in where]
+    return sum(got != want for got, want in zip(client.gather(checks), expected))
+
+
+def _compute_layer(client, rules: Rules, store: str, root, level: tuple[int, int], shape,
+                   sizes: tuple[int, int], split: bool, progress: bool) -> dict[str, dict[str, str]]:
+    """Every block of layer `level` (ka, kb) as a task on `client`, into new arrays (NaN where no
+    task wrote: a missing chunk never reads as a value). Returns the blocks' digests by array name
+    (as `_recorded`)."""
+    (ka, kb), (size_m, size_j) = level, sizes
+    names = [layer_name(ka, kb, what) for what in (("W", "T") if split else ("W",))]
+    for name in names:
+        root.create_array(name, shape=shape, chunks=(size_m, size_j, shape[2]), dtype="f8",
+                          fill_value=np.nan, overwrite=True)
+    blocks, where = _grid(shape, sizes)
+    futures = [client.submit(_task, rules, store, ka, kb, m, j, split, pure=False) for m, j in blocks]
+    bar = _bar(progress, f"layer {ka},{kb}", len(futures))
+    results = []
+    try:
+        for_each_chunk(futures, lambda part: results.extend(f.result() for f in part), bar=bar, size=1)
+    except BaseException:
+        client.cancel(futures)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    digests = {name: np.zeros((*np.add(where[-1], 1), DIGEST_BYTES), np.uint8) for name in names}
+    for at, written in zip(where, results):
+        for name in names:
+            digests[name][at] = np.frombuffer(written[name], np.uint8)
+    return digests
+
+
 def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | None = None,
                       progress: bool = False, split: bool = True) -> DaskRun:
     """The first player's value, the backward pass run on `client` (a `distributed.Client`;
@@ -164,38 +265,47 @@ def solve_versus_dask(rules: str | Rules, store: str, client=None, block: int | 
             print(f"{rules.name}: two players on Dask, {len(list(_levels(rules.n_boxes)))} layers, "
                   f"store {store}; " + (f"dashboard {dashboard}" if dashboard else
                                         "no dashboard (install bokeh for one)"), flush=True)
+        stale = False        # a layer was computed again to other bits: those after it read it
         for ka, kb in _levels(rules.n_boxes):
-            name = layer_name(ka, kb)
-            if name in root and root[name].attrs.get("complete") and (not split or root[name].attrs.get("split")):
-                kept += 1
-                continue
+            names = [layer_name(ka, kb, what) for what in (("W", "T") if split else ("W",))]
             shape = (len(distinct[ka]), len(distinct[kb]), lanes.width)
+            recorded = _recorded(root, names, split)
+            if recorded is not None and not stale:
+                damaged = _damaged_blocks(client, store, root, recorded, shape)
+                if not damaged:
+                    kept += 1
+                    continue
+                warnings.warn(f"store {store}: layer {ka},{kb} has {damaged} missing or damaged block(s): "
+                              "computed again", CacheWarning, stacklevel=2)
             size_m, size_j = (block, block) if block else block_shape(*shape, workers=_workers(client))
-            for what in ("W", "T") if split else ("W",):
-                root.create_array(layer_name(ka, kb, what), shape=shape, chunks=(size_m, size_j, lanes.width),
-                                  dtype="f8", overwrite=True)
-            blocks = [(m, j) for j in _blocks(shape[1], size_j) for m in _blocks(shape[0], size_m)]
-            futures = [client.submit(_task, rules, store, ka, kb, m, j, split, pure=False) for m, j in blocks]
-            bar = _bar(progress, f"layer {ka},{kb}", len(futures))
-            try:
-                for_each_chunk(futures, lambda part: [f.result() for f in part], bar=bar, size=1)
-            except BaseException:
-                client.cancel(futures)
-                raise
-            finally:
-                if bar is not None:
-                    bar.close()
-            root[name].attrs.update(complete=True, split=split)
+            digests = _compute_layer(client, rules, store, root, (ka, kb), shape, (size_m, size_j), split,
+                                     progress)
+            kept_digests = root.require_group("digests")
+            for name in names:
+                kept_digests.create_array(name, shape=digests[name].shape, dtype="u1", overwrite=True)[...] = \
+                    digests[name]
+            root[names[0]].attrs.update(complete=True, split=split)     # last: its digests are there
+            stale = stale or recorded is None or any(not np.array_equal(recorded[n], digests[n]) for n in names)
             done += 1
-        first = float(zarr.open_array(store, path=layer_name(0, 0), mode="r")[0, 0, lanes.reach])
+        first = _start_value(store, layer_name(0, 0), lanes.reach)
         if not split:
             return DaskRun(rules, first, str(store), done, kept, dashboard)
-        tie = float(zarr.open_array(store, path=layer_name(0, 0, "T"), mode="r")[0, 0, lanes.reach])
+        tie = _start_value(store, layer_name(0, 0, "T"), lanes.reach)
         wins = first - tie / 2
         return DaskRun(rules, first, str(store), done, kept, dashboard, wins, tie, 1.0 - wins - tie)
     finally:
         if own:
             close_client(client)
+
+
+def _start_value(store: str, name: str, reach: int) -> float:
+    """The start's entry of layer `name` (checked or written by this run), a number: NaN would
+    be a chunk lost since then."""
+    import zarr
+    value = float(zarr.open_array(store, path=name, mode="r")[0, 0, reach])
+    if math.isnan(value):
+        raise ValueError(f"store {store!r}: layer {name} lost a chunk during the run; run again to redo it")
+    return value
 
 
 def _workers(client) -> int:
