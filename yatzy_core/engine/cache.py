@@ -35,7 +35,6 @@ from ..game.rules import Rules, get_rules
 from .solver import Solution, solve
 from ..game.states import StateSpace
 from .plain_files import open_plain
-from .compiled.cache_lock import build_lock, lock_holder
 
 FORMAT = 5          # fingerprint-keyed, layout-checked; values, then second moments if present
 NAME_CHARS = 40     # a file name keeps at most this many characters of the rules' name
@@ -372,9 +371,10 @@ def cached(path: Path, read: Callable[[Path], T], make: Callable[[], T],
         return result
     if not lock:
         return _make_and_write(path, make, write, problem)
+    from .compiled.cache_lock import build_lock     # here: `import yatzy_core` does not load numba
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-    with build_lock(str(build_lock_path(path)), _waiting_line):
+    with build_lock(str(build_lock_path(path)), lambda fd, _lock: _waiting_line(fd, path.name)):
         found, result, _ = _read_or_why(path, read, False)      # built meanwhile by the lock's last holder
         return result if found else _make_and_write(path, make, write, problem)
 
@@ -384,10 +384,11 @@ def build_lock_path(path: Path) -> Path:
     return path.parent / f".{path.name}.lock"
 
 
-def _waiting_line(fd: int, lock: str) -> str:
+def _waiting_line(fd: int, name: str) -> str:
+    from .compiled.cache_lock import lock_holder
     holder = lock_holder(fd)
     return (f"yatzy: {'process ' + holder if holder else 'another process'} is building "
-            f"{Path(lock).name[1:-5]}: waiting for it, then reading its file (Ctrl-C to stop)")
+            f"{name}: waiting for it, then reading its file (Ctrl-C to stop)")
 
 
 def _read_or_why(path: Path, read: Callable[[Path], T], say: bool) -> tuple[bool, T | None, str | None]:

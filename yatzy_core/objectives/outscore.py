@@ -303,8 +303,7 @@ class Outscore(AdviceObjective):
 
     def opponent_states(self, position) -> int:
         """The states of the opponent's subgame: their distribution's forward pass visits them."""
-        space = StateSpace(position.rules)
-        mask = int(space.decode(np.array([self.opponent.state(space)]))[0][0])
+        space, mask = StateSpace(position.rules), self.opponent.mask(position.rules)
         return int(np.count_nonzero(space.reachable & ((space.decode(np.arange(space.size))[0] & mask) == mask)))
 
     def table_lanes(self, position) -> int:
@@ -328,7 +327,7 @@ class Outscore(AdviceObjective):
             from .midgame import mean_turn
             space = StateSpace(position.rules)
             mean = mean_turn(space, position.state(space), use_cache) if mean is None else mean
-            certain = 0.0 if self.hopeless(position) else 1.0
+            certain = 0.0 if self.lead < 0 else 1.0            # a sure loss is behind, a sure win ahead
             return mean, lambda a: np.where(np.isfinite(a), certain, a)
         table = self.table(position, use_cache) if table is None else table
         lane, space = int(table.lane(self.decided_lead(position))), table.space

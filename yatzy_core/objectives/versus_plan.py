@@ -159,15 +159,10 @@ def solve_bytes(rules: Rules, cards: dict) -> int:
 
 
 def machine_memory() -> int:
-    """Bytes of memory this machine has free for a solve (MemAvailable; else all of it)."""
-    try:
-        with open("/proc/meminfo") as info:
-            for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    """Bytes of memory free for a solve: `engine.solver.available_memory` (MemAvailable, the
+    process's and its cgroups' limits), else the machine's physical memory."""
+    from ..engine.solver import available_memory
+    return available_memory() or os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
 def refuse_if_too_big(plan: VersusPlan, memory: int | None = None) -> None:

@@ -126,10 +126,8 @@ class ListPlayer:
         masks, upper, _ = self.space.decode(np.asarray(states))
         paces = on_pace(self.rules, masks, upper[:, None])[:, 0]
         context, back = np.unique(masks * 2 + paces, return_inverse=True)
-        rolls = np.arange(self.rules.dice.n_rolls)
-        choice = [decide(self.dl, View.of(self.rules, context >> 1, context & 1, rolls, j))[0].T[:, back]
-                  for j in range(self.rules.rolls_per_turn)]
-        return choice[0], choice[1:]
+        keeps, box = _ListPolicy(self.dl).turn(self.space, context >> 1, context & 1)   # the list's turn, per context
+        return box[:, back], [keep[:, back] for keep in keeps]
 
 
 def list_values(dl: DecisionList, progress: bool = False) -> np.ndarray:

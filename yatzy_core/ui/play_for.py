@@ -25,8 +25,8 @@ from ..game.rules import get_rules  # noqa: F401 (the doctest)
 from ..engine.turn import TIE
 from ..objectives.distribution import ScoreDistribution
 
-__all__ = ["Shown", "answering", "mean_rows", "objective_rows", "play_for", "policy_outlook", "ranking_note",
-           "shown_total"]
+__all__ = ["Shown", "answering", "mean_rows", "objective_rows", "play_for", "policy_outlook", "ranked_for",
+           "ranking_note", "shown_total"]
 
 
 
@@ -60,16 +60,22 @@ def objective_rows(position: Position, objective: str, scored: int | None = None
     `values`, best first: as `advise` gives them for `play_for`'s objective, as rows, and the
     heading of the rows' values. ValueError with a readable reason when the goal cannot be
     answered here (points unknown, a whole table not cached)."""
-    goal = play_for(position, objective, scored, **values)
+    return ranked_for(position, play_for(position, objective, scored, **values), scored)[:3]
+
+
+def ranked_for(position: Position, goal: AdviceObjective, scored: int | None = None
+               ) -> tuple[list[Advice], list[Shown], str, AdviceObjective]:
+    """`objective_rows` for an objective already built by `play_for`, and the objective that
+    answers (`answering`): the explorer asks both of one `play_for`, not two."""
     ranked = advise(position, objective=goal)
     answer = answering(goal, position)        # an approximation heads its rows with its own label
     if answer is not goal:
-        return ranked, _with_losses([(a.label, a.value) for a in ranked]), answer.label
+        return ranked, _with_losses([(a.label, a.value) for a in ranked]), answer.label, answer
     if goal.measure == "certainty_equivalent":   # points still to come: shown as a final score when known
         what = "final score" if scored is not None else "points still to come"
         return (ranked, _with_losses([(a.label, a.value + (scored or 0)) for a in ranked]),
-                f"{goal.label} ({what})")
-    return ranked, _with_losses([(a.label, a.value) for a in ranked]), goal.label
+                f"{goal.label} ({what})", answer)
+    return ranked, _with_losses([(a.label, a.value) for a in ranked]), goal.label, answer
 
 
 def answering(goal: AdviceObjective, position: Position) -> AdviceObjective:

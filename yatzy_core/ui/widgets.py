@@ -38,7 +38,7 @@ from .dice_widget import DiceTable
 from .fitted_figure import fitted
 from ..objectives.registry import REGISTRY, slot_values, titles
 from .objective_inputs import menu, show_slots, slot_input, slot_widget
-from .play_for import mean_rows, objective_rows, policy_outlook, ranking_note, shown_total
+from .play_for import mean_rows, play_for, policy_outlook, ranked_for, shown_total
 from .ranking_view import advice_table, bar_data, rows_bars, rows_table, value_heading  # noqa: F401 (two re-exported)
 from .scorecard import box_label
 from .widget_kit import classed, publish, wrapping
@@ -177,8 +177,9 @@ class Explorer(HasTraits):
         if position is not None and not getattr(REGISTRY.get(self.objective), "mean_play", False):
             try:
                 values = slot_values(self.objective, self.slots)
-                choices, rows, self.heading = objective_rows(position, self.objective, self.scored, **values)
-                note = ranking_note(position, self.objective, self.scored, **values)
+                goal = play_for(position, self.objective, self.scored, **values)
+                choices, rows, self.heading, answer = ranked_for(position, goal, self.scored)
+                note = "" if answer is goal else answer.aim()     # an approximation says what it loses
             except ValueError as err:    # shown; the best-average ranking stays on screen
                 message = f"{titles().get(self.objective, self.objective)}: {err}"
         message = "; ".join(part for part in (refused, message) if part)
